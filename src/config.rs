@@ -1,0 +1,409 @@
+//! Typed configuration: defaults in code → optional `ferry.toml` → `FERRY_*` environment (env wins).
+//!
+//! Every setting has a safe default. A bad value stops start-up with one line that names the
+//! setting and the value (see [`ConfigError`]).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use rust_decimal::Decimal;
+use secrecy::SecretString;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::domain::language::{Language, SUPPORTED_LANGUAGES};
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable on a terminal, JSON otherwise.
+    Auto,
+    Human,
+    Json,
+}
+
+/// Which liquidity providers quote and fill orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// The built-in simulated market: no real funds move.
+    Sandbox,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Config {
+    /// `FERRY_LISTEN`: address and port the HTTP server binds.
+    pub listen: SocketAddr,
+    /// `FERRY_DATA_DIR`: where the SQLite file, the mail outbox and other state live.
+    pub data_dir: PathBuf,
+    /// `FERRY_DATABASE_URL`: `sqlite://…` or `postgres://…`; default: SQLite in the data dir.
+    #[serde(default)]
+    pub database_url: Option<SecretString>,
+    /// `FERRY_ADMIN_TOKEN`: enables `/api/admin/*` with `Authorization: Bearer`.
+    #[serde(default)]
+    pub admin_token: Option<SecretString>,
+    /// `FERRY_LOG_FORMAT`: auto | human | json.
+    pub log_format: LogFormat,
+    /// `FERRY_LOG`: a tracing filter such as `info` or `ferry=debug,tower_http=info`.
+    pub log: String,
+    /// `FERRY_PUBLIC_URL`: the base of every absolute link (mails, SEO tags).
+    pub public_url: String,
+    /// `FERRY_SITE_NAME`: the brand shown in the UI and mails.
+    pub site_name: String,
+    /// `FERRY_SUPPORT_EMAIL`: where users write to.
+    pub support_email: String,
+    /// `FERRY_FEE_FLOAT_PERCENT`: Ferry's fee on float-rate orders, in percent.
+    pub fee_float_percent: Decimal,
+    /// `FERRY_FEE_FIXED_PERCENT`: Ferry's fee on fixed-rate orders, in percent.
+    pub fee_fixed_percent: Decimal,
+    /// `FERRY_LANGUAGES`: enabled UI languages, comma separated.
+    #[serde(deserialize_with = "languages_from_list")]
+    pub languages: Vec<Language>,
+    /// `FERRY_PROVIDERS`: enabled liquidity providers, comma separated.
+    #[serde(deserialize_with = "providers_from_list")]
+    pub providers: Vec<ProviderKind>,
+    /// `FERRY_SHUTDOWN_GRACE_SECONDS`: how long in-flight requests may finish after SIGTERM.
+    pub shutdown_grace_seconds: u64,
+    /// `FERRY_TRUST_PROXY_HEADERS`: take the client address from `X-Forwarded-For` (only behind
+    /// a proxy you control).
+    pub trust_proxy_headers: bool,
+}
+
+/// The defaults, as a serialisable layer under the file and the environment.
+#[derive(Serialize)]
+struct Defaults {
+    listen: &'static str,
+    data_dir: &'static str,
+    log_format: LogFormat,
+    log: &'static str,
+    public_url: &'static str,
+    site_name: &'static str,
+    support_email: &'static str,
+    fee_float_percent: &'static str,
+    fee_fixed_percent: &'static str,
+    languages: Vec<&'static str>,
+    providers: Vec<&'static str>,
+    shutdown_grace_seconds: u64,
+    trust_proxy_headers: bool,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            listen: "127.0.0.1:8080",
+            data_dir: "./data",
+            log_format: LogFormat::Auto,
+            log: "info",
+            public_url: "http://127.0.0.1:8080",
+            site_name: "Ferry",
+            support_email: "support@ferry.local",
+            fee_float_percent: "0.5",
+            fee_fixed_percent: "1.0",
+            languages: SUPPORTED_LANGUAGES.iter().map(|l| l.code()).collect(),
+            providers: vec!["sandbox"],
+            shutdown_grace_seconds: 20,
+            trust_proxy_headers: false,
+        }
+    }
+}
+
+/// A setting that cannot be used, named the way the operator wrote it.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid setting {setting}={value}: {reason}")]
+pub struct ConfigError {
+    pub setting: String,
+    pub value: String,
+    pub reason: String,
+}
+
+impl Config {
+    /// Loads the configuration from `ferry.toml` (or `FERRY_CONFIG`) and the process environment.
+    pub fn load(config_file: Option<&Path>) -> Result<Config, ConfigError> {
+        let file = config_file
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("FERRY_CONFIG").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("ferry.toml"));
+        Self::from_figment(
+            Figment::from(Serialized::defaults(Defaults::default()))
+                .merge(Toml::file(file))
+                .merge(Env::prefixed("FERRY_").ignore(&["config", "test_database_url"])),
+        )
+    }
+
+    /// The built-in defaults alone, ignoring any file and the environment (for tests and tools).
+    pub fn defaults() -> Config {
+        Self::from_figment(Figment::from(Serialized::defaults(Defaults::default())))
+            .expect("the built-in defaults are valid")
+    }
+
+    fn from_figment(figment: Figment) -> Result<Config, ConfigError> {
+        let config: Config = figment
+            .extract_lossy()
+            .map_err(|error| describe(&figment, error))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let invalid = |setting: &str, value: &dyn std::fmt::Display, reason: &str| ConfigError {
+            setting: setting.to_owned(),
+            value: format!("{:?}", value.to_string()),
+            reason: reason.to_owned(),
+        };
+        for (name, fee) in [
+            ("FERRY_FEE_FLOAT_PERCENT", self.fee_float_percent),
+            ("FERRY_FEE_FIXED_PERCENT", self.fee_fixed_percent),
+        ] {
+            if fee.is_sign_negative() || fee >= Decimal::from(50) {
+                return Err(invalid(
+                    name,
+                    &fee,
+                    "a fee must be at least 0 and below 50 percent",
+                ));
+            }
+        }
+        if !(self.public_url.starts_with("http://") || self.public_url.starts_with("https://")) {
+            return Err(invalid(
+                "FERRY_PUBLIC_URL",
+                &self.public_url,
+                "must start with http:// or https://",
+            ));
+        }
+        if self.languages.is_empty() {
+            return Err(invalid(
+                "FERRY_LANGUAGES",
+                &"",
+                "enable at least one language",
+            ));
+        }
+        if self.providers.is_empty() {
+            return Err(invalid(
+                "FERRY_PROVIDERS",
+                &"",
+                "enable at least one provider",
+            ));
+        }
+        if self.site_name.trim().is_empty() {
+            return Err(invalid(
+                "FERRY_SITE_NAME",
+                &self.site_name,
+                "must not be empty",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The database to open: the configured URL, else a SQLite file in the data directory.
+    pub fn database_url(&self) -> String {
+        use secrecy::ExposeSecret;
+        match &self.database_url {
+            Some(url) => url.expose_secret().to_owned(),
+            None => format!("sqlite://{}", self.data_dir.join("ferry.db").display()),
+        }
+    }
+
+    /// True while the only active provider is the simulated sandbox market.
+    pub fn is_sandbox(&self) -> bool {
+        self.providers.iter().all(|p| *p == ProviderKind::Sandbox)
+    }
+}
+
+/// Turns figment's error into one line naming the environment variable (or file key) and value.
+fn describe(figment: &Figment, error: figment::Error) -> ConfigError {
+    let key = error.path.join(".");
+    let env_name = format!("FERRY_{}", key.to_uppercase());
+    let setting = match error.metadata.as_ref().and_then(|m| m.source.as_ref()) {
+        Some(figment::Source::File(path)) => {
+            format!("{key} (in {}, or {env_name})", path.display())
+        }
+        _ => env_name,
+    };
+    let value = figment
+        .find_value(&key)
+        .ok()
+        .map(|v| match v {
+            figment::value::Value::String(_, s) => s,
+            other => other
+                .into_string()
+                .unwrap_or_else(|| format!("{:?}", "(not a single value)")),
+        })
+        .unwrap_or_default();
+    ConfigError {
+        setting,
+        value: format!("{value:?}"),
+        reason: reason_of(&error.kind),
+    }
+}
+
+fn reason_of(kind: &figment::error::Kind) -> String {
+    use figment::error::Kind;
+    match kind {
+        Kind::Message(message) => message.clone(),
+        Kind::InvalidType(_, expected) | Kind::InvalidValue(_, expected) => {
+            format!("expected {expected}")
+        }
+        Kind::UnknownVariant(_, expected) => format!("expected one of {}", expected.join(", ")),
+        Kind::MissingField(field) => format!("missing {field}"),
+        other => other.to_string(),
+    }
+}
+
+/// Accepts `"en,de"` (environment) or `["en", "de"]` (file).
+fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum List {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match List::deserialize(deserializer)? {
+        List::One(s) => s
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        List::Many(items) => items,
+    })
+}
+
+fn languages_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Language>, D::Error> {
+    comma_list(d)?
+        .iter()
+        .map(|code| {
+            Language::parse(code).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown language {code:?}; supported: {}",
+                    SUPPORTED_LANGUAGES.map(|l| l.code()).join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+fn providers_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ProviderKind>, D::Error> {
+    comma_list(d)?
+        .iter()
+        .map(|name| match name.as_str() {
+            "sandbox" => Ok(ProviderKind::Sandbox),
+            other => Err(serde::de::Error::custom(format!(
+                "unknown provider {other:?}; supported: sandbox"
+            ))),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+// figment::Jail fixes the closures' error type; its size is not ours to choose.
+#[allow(clippy::result_large_err)]
+mod tests {
+    use super::*;
+    use figment::Jail;
+
+    fn load_in(jail: &Jail) -> Result<Config, ConfigError> {
+        let _ = jail;
+        Config::load(None)
+    }
+
+    #[test]
+    fn defaults_need_no_file_and_no_environment() {
+        Jail::expect_with(|jail| {
+            let config = load_in(jail).expect("defaults load");
+            assert_eq!(config.listen.to_string(), "127.0.0.1:8080");
+            assert_eq!(config.data_dir, PathBuf::from("./data"));
+            assert_eq!(config.database_url(), "sqlite://./data/ferry.db");
+            assert!(config.admin_token.is_none());
+            assert_eq!(config.languages.len(), 14);
+            assert_eq!(config.fee_float_percent, Decimal::new(5, 1));
+            assert!(config.is_sandbox());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn environment_wins_over_the_file() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "ferry.toml",
+                "listen = \"127.0.0.1:9000\"\nsite_name = \"From file\"\nlanguages = [\"en\", \"de\"]",
+            )?;
+            jail.set_env("FERRY_LISTEN", "0.0.0.0:7000");
+            let config = load_in(jail).expect("loads");
+            assert_eq!(config.listen.to_string(), "0.0.0.0:7000");
+            assert_eq!(config.site_name, "From file");
+            assert_eq!(config.languages, vec![Language::En, Language::De]);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_comma_separated_language_list_is_accepted_from_the_environment() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_LANGUAGES", "en, fr ,ja");
+            let config = load_in(jail).expect("loads");
+            assert_eq!(
+                config.languages,
+                vec![Language::En, Language::Fr, Language::Ja]
+            );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_bad_listen_address_names_the_variable_and_the_value() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_LISTEN", "not-an-address");
+            let error = load_in(jail).expect_err("must fail");
+            let line = error.to_string();
+            assert!(line.contains("FERRY_LISTEN"), "{line}");
+            assert!(line.contains("not-an-address"), "{line}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn an_unknown_language_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_LANGUAGES", "en,xx");
+            let line = load_in(jail).expect_err("must fail").to_string();
+            assert!(line.contains("FERRY_LANGUAGES"), "{line}");
+            assert!(line.contains("xx"), "{line}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_negative_fee_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_FEE_FIXED_PERCENT", "-1");
+            let line = load_in(jail).expect_err("must fail").to_string();
+            assert!(line.contains("FERRY_FEE_FIXED_PERCENT"), "{line}");
+            assert!(line.contains("-1"), "{line}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_non_numeric_fee_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_FEE_FLOAT_PERCENT", "cheap");
+            let line = load_in(jail).expect_err("must fail").to_string();
+            assert!(line.contains("FERRY_FEE_FLOAT_PERCENT"), "{line}");
+            assert!(line.contains("cheap"), "{line}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_database_url_is_redacted_in_debug_output() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_DATABASE_URL", "postgres://u:hunter2@db/ferry");
+            let config = load_in(jail).expect("loads");
+            assert!(!format!("{config:?}").contains("hunter2"));
+            assert_eq!(config.database_url(), "postgres://u:hunter2@db/ferry");
+            Ok(())
+        });
+    }
+}

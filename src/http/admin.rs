@@ -1,0 +1,131 @@
+//! `/api/admin/*`: operator endpoints, enabled by `FERRY_ADMIN_TOKEN`. Without a token every
+//! admin path answers 404, as if it did not exist.
+
+use axum::extract::{Path, Request, State};
+use axum::http::header;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, put};
+use axum::{Json, Router};
+use secrecy::ExposeSecret;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::AppState;
+use super::error::ApiError;
+use super::extract::ApiJson;
+use crate::store::CurrencyOverride;
+
+pub fn router(state: &AppState) -> Router<AppState> {
+    if state.config.admin_token.is_none() {
+        return Router::new().fallback(super::error::api_not_found);
+    }
+    Router::new()
+        .route("/currency-overrides", get(list_currency_overrides))
+        .route("/currency-overrides/{code}", put(set_currency_override))
+        .fallback(super::error::api_not_found)
+        .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
+}
+
+async fn require_admin(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let expected = state
+        .config
+        .admin_token
+        .as_ref()
+        .ok_or(ApiError::NotFound)?;
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if same_secret(given, expected.expose_secret()) {
+        Ok(next.run(request).await)
+    } else {
+        Err(ApiError::Unauthorized)
+    }
+}
+
+/// Compares two secrets in time independent of where they differ.
+fn same_secret(given: &str, expected: &str) -> bool {
+    let (a, b) = (Sha256::digest(given), Sha256::digest(expected));
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+#[derive(Serialize)]
+struct OverrideView {
+    code: String,
+    send: Option<bool>,
+    recv: Option<bool>,
+    updated_at: i64,
+}
+
+async fn list_currency_overrides(
+    State(state): State<AppState>,
+) -> Result<Json<Vec<OverrideView>>, ApiError> {
+    let overrides = state.store.currency_overrides().await?;
+    Ok(Json(
+        overrides
+            .into_iter()
+            .map(|o| OverrideView {
+                code: o.code,
+                send: o.send_enabled,
+                recv: o.recv_enabled,
+                updated_at: o.updated_at,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Deserialize)]
+struct OverrideRequest {
+    send: Option<bool>,
+    recv: Option<bool>,
+}
+
+async fn set_currency_override(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    ApiJson(body): ApiJson<OverrideRequest>,
+) -> Result<Json<OverrideView>, ApiError> {
+    let code = code.trim().to_ascii_uppercase();
+    let well_formed =
+        (2..=20).contains(&code.len()) && code.chars().all(|c| c.is_ascii_alphanumeric());
+    if !well_formed {
+        return Err(ApiError::BadRequest(format!(
+            "Unknown currency code {code:?}"
+        )));
+    }
+    let value = CurrencyOverride {
+        code,
+        send_enabled: body.send,
+        recv_enabled: body.recv,
+        updated_at: crate::now_unix(),
+    };
+    state.store.set_currency_override(&value).await?;
+    Ok(Json(OverrideView {
+        code: value.code,
+        send: value.send_enabled,
+        recv: value.recv_enabled,
+        updated_at: value.updated_at,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_secret;
+
+    #[test]
+    fn only_the_exact_secret_matches() {
+        assert!(same_secret("s3cret", "s3cret"));
+        assert!(!same_secret("s3cre", "s3cret"));
+        assert!(!same_secret("", "s3cret"));
+    }
+}

@@ -1,0 +1,52 @@
+//! `POST /api/affiliate/click`: a visitor arrived with `?ref=` (spec/accounts-and-pages.md §4.6).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::error::ApiError;
+use super::extract::{ApiJson, ClientAddress};
+use crate::services::affiliate::{self, Click};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/affiliate/click", post(record_affiliate_click))
+}
+
+#[derive(Deserialize)]
+struct ClickRequest {
+    referral_code: String,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+/// Always 202 for a well-formed body: whether the code exists is not the caller's business.
+async fn record_affiliate_click(
+    State(state): State<AppState>,
+    ClientAddress(client): ClientAddress,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<ClickRequest>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let user_agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    affiliate::record_click(
+        state.store.as_ref(),
+        Click {
+            referral_code: &body.referral_code,
+            source: body.source.as_deref(),
+            client_address: &client.to_string(),
+            user_agent,
+            now_unix: crate::now_unix(),
+        },
+    )
+    .await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({ "code": 0, "msg": "accepted" })),
+    ))
+}

@@ -1,0 +1,81 @@
+//! Extractors that answer in Ferry's error shape instead of axum's plain text.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use super::AppState;
+use super::error::ApiError;
+
+/// `axum::Json`, with malformed bodies reported as `ApiError`s.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(match rejection {
+                JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType(
+                    "Send the body as JSON with Content-Type: application/json".into(),
+                ),
+                JsonRejection::JsonDataError(e) => ApiError::BadRequest(format!(
+                    "Invalid request: {}",
+                    e.body_text().trim_start_matches(
+                        "Failed to deserialize the JSON body into the target type: "
+                    )
+                )),
+                JsonRejection::JsonSyntaxError(_) => {
+                    ApiError::BadRequest("Invalid request: the body is not valid JSON".into())
+                }
+                JsonRejection::BytesRejection(e)
+                    if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE =>
+                {
+                    ApiError::PayloadTooLarge("The request body is too large".into())
+                }
+                other => ApiError::BadRequest(format!("Invalid request: {}", other.body_text())),
+            }),
+        }
+    }
+}
+
+/// The client's address: the socket peer, or the first `X-Forwarded-For` hop when the operator
+/// says a trusted proxy sets it.
+pub struct ClientAddress(pub IpAddr);
+
+impl<S> FromRequestParts<S> for ClientAddress
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        if state.config.trust_proxy_headers {
+            let forwarded = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse::<IpAddr>().ok());
+            if let Some(ip) = forwarded {
+                return Ok(ClientAddress(ip));
+            }
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip())
+            .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        Ok(ClientAddress(peer))
+    }
+}

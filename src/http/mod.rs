@@ -1,0 +1,74 @@
+//! The HTTP layer: thin axum handlers that parse, call a service and map the result.
+
+mod admin;
+mod affiliate;
+pub mod error;
+mod extract;
+mod health;
+pub mod metrics;
+mod site_config;
+mod spa;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use crate::store::DynStore;
+
+/// What every handler may reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: DynStore,
+    pub metrics: metrics_exporter_prometheus::PrometheusHandle,
+}
+
+/// Largest request body the site API reads.
+const BODY_LIMIT_BYTES: usize = 64 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let api = Router::new()
+        .merge(site_config::router())
+        .merge(affiliate::router())
+        .nest("/admin", admin::router(&state))
+        .fallback(error::api_not_found);
+
+    Router::new()
+        .nest("/api", api)
+        .merge(health::router())
+        .fallback(spa::serve)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
+        .layer(axum::middleware::from_fn(metrics::track))
+        .layer(CatchPanicLayer::custom(|_| internal_error_response()))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Duration::from_secs(30),
+        ))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                let id = request
+                    .headers()
+                    .get("x-request-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
+            }),
+        )
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+        .with_state(state)
+}
+
+fn internal_error_response() -> Response {
+    error::ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
+}

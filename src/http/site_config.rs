@@ -1,0 +1,46 @@
+//! `GET /api/config`: the public settings the web app needs.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+use super::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/config", get(get_site_config))
+}
+
+#[derive(Serialize)]
+struct SiteConfig {
+    site_name: String,
+    support_email: String,
+    public_url: String,
+    fees: Fees,
+    languages: Vec<&'static str>,
+    default_language: &'static str,
+    sandbox: bool,
+}
+
+#[derive(Serialize)]
+struct Fees {
+    /// Percent, as a decimal string ("0.5").
+    float_percent: String,
+    fixed_percent: String,
+}
+
+async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
+    let config = &state.config;
+    Json(SiteConfig {
+        site_name: config.site_name.clone(),
+        support_email: config.support_email.clone(),
+        public_url: config.public_url.clone(),
+        fees: Fees {
+            float_percent: config.fee_float_percent.to_string(),
+            fixed_percent: config.fee_fixed_percent.to_string(),
+        },
+        languages: config.languages.iter().map(|l| l.code()).collect(),
+        default_language: "en",
+        sandbox: config.is_sandbox(),
+    })
+}

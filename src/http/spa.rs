@@ -1,0 +1,124 @@
+//! The React app, embedded in the binary. Hashed assets are served precompressed (brotli or
+//! gzip, chosen by `Accept-Encoding`) with a one-year immutable cache; `index.html`, which
+//! names them, is never cached; client routes fall back to it.
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
+
+use super::error::ApiError;
+
+#[derive(RustEmbed)]
+#[folder = "web/dist/"]
+#[allow_missing = true]
+struct WebAssets;
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const NO_CACHE: &str = "no-cache";
+
+pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    let path = uri.path().trim_start_matches('/');
+    if path.starts_with("api/") || path == "api" {
+        return ApiError::NotFound.into_response();
+    }
+    if !path.is_empty() && WebAssets::get(path).is_some() {
+        return asset(path, &headers);
+    }
+    // A missing file (its last segment has an extension) is a 404, not the app's HTML.
+    let last_segment = path.rsplit('/').next().unwrap_or("");
+    if last_segment.contains('.') {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    if WebAssets::get("index.html").is_some() {
+        asset("index.html", &headers)
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The web app is not built into this binary: run `make build`.",
+        )
+            .into_response()
+    }
+}
+
+/// One embedded file, in the best encoding the client accepts that we have.
+fn asset(path: &str, headers: &HeaderMap) -> Response {
+    let accepted = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let Some(original) = WebAssets::get(path) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let (file, encoding) = ["br", "gzip"]
+        .into_iter()
+        .filter(|encoding| accepts(accepted, encoding))
+        .find_map(|encoding| {
+            let suffix = if encoding == "br" { "br" } else { "gz" };
+            WebAssets::get(&format!("{path}.{suffix}")).map(|f| (f, Some(encoding)))
+        })
+        .unwrap_or((original.clone(), None));
+
+    let etag = format!(
+        "\"{}{}\"",
+        hex::encode(&original.metadata.sha256_hash()[..12]),
+        encoding.map(|e| format!("-{e}")).unwrap_or_default()
+    );
+    let cache = if path.starts_with("assets/") {
+        IMMUTABLE
+    } else {
+        NO_CACHE
+    };
+    let mime = mime_guess::from_path(path).first_or_octet_stream();
+
+    let mut builder = Response::builder()
+        .header(header::CONTENT_TYPE, mime.as_ref())
+        .header(header::CACHE_CONTROL, cache)
+        .header(header::ETAG, &etag)
+        .header(header::VARY, "Accept-Encoding");
+    if let Some(encoding) = encoding {
+        builder = builder.header(header::CONTENT_ENCODING, encoding);
+    }
+    let not_modified = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag));
+    let response = if not_modified {
+        builder.status(StatusCode::NOT_MODIFIED).body(Body::empty())
+    } else {
+        builder.body(Body::from(file.data.into_owned()))
+    };
+    response.unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// Whether an `Accept-Encoding` value allows `encoding` (a `q=0` entry refuses it).
+fn accepts(accept_encoding: &str, encoding: &str) -> bool {
+    accept_encoding.split(',').any(|entry| {
+        let mut parts = entry.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let refused = parts.any(|p| {
+            p.strip_prefix("q=")
+                .and_then(|q| q.parse::<f32>().ok())
+                .is_some_and(|q| q == 0.0)
+        });
+        (name.eq_ignore_ascii_case(encoding) || name == "*") && !refused
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accepts;
+
+    #[test]
+    fn accept_encoding_is_read_with_quality_values() {
+        assert!(accepts("gzip, deflate, br", "br"));
+        assert!(accepts("br;q=0.9", "br"));
+        assert!(!accepts("gzip, br;q=0", "br"));
+        assert!(accepts("*", "gzip"));
+        assert!(!accepts("", "gzip"));
+        assert!(!accepts("gzip", "br"));
+    }
+}

@@ -1,0 +1,128 @@
+//! Ferry: a self-hostable, non-custodial instant-swap exchange in one binary.
+
+pub mod config;
+pub mod domain;
+pub mod http;
+pub mod services;
+pub mod store;
+pub mod telemetry;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::http::AppState;
+use crate::store::DynStore;
+
+/// A built application: its listener is bound and its database migrated, ready to serve.
+pub struct App {
+    listener: TcpListener,
+    router: axum::Router,
+    store: DynStore,
+    shutdown_grace: Duration,
+}
+
+/// Opens the store, applies migrations, binds the listener and assembles the router.
+pub async fn build(config: Config) -> anyhow::Result<App> {
+    let store = store::open(&config.database_url())
+        .await
+        .context("opening the database")?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("binding FERRY_LISTEN={}", config.listen))?;
+    let shutdown_grace = Duration::from_secs(config.shutdown_grace_seconds);
+    let state = AppState {
+        config: Arc::new(config),
+        store: store.clone(),
+        metrics: http::metrics::recorder(),
+    };
+    Ok(App {
+        listener,
+        router: http::router(state),
+        store,
+        shutdown_grace,
+    })
+}
+
+impl App {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    pub fn store(&self) -> DynStore {
+        self.store.clone()
+    }
+
+    /// Serves until `shutdown` resolves, then stops accepting, lets in-flight requests finish
+    /// (for at most the grace period) and closes the database.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        let server = axum::serve(self.listener, service).with_graceful_shutdown(async move {
+            let _ = stop_rx.wait_for(|stop| *stop).await;
+        });
+        let mut server = tokio::spawn(server.into_future());
+
+        tokio::select! {
+            result = &mut server => {
+                result.context("server task")?.context("serving")?;
+            }
+            () = shutdown => {
+                tracing::info!("shutting down: finishing in-flight requests");
+                let _ = stop_tx.send(true);
+                match tokio::time::timeout(self.shutdown_grace, &mut server).await {
+                    Ok(result) => result.context("server task")?.context("serving")?,
+                    Err(_) => {
+                        tracing::warn!("grace period over; dropping remaining connections");
+                        server.abort();
+                    }
+                }
+            }
+        }
+        self.store.close().await;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}
+
+/// Seconds since the Unix epoch, the one clock the server's records use.
+pub fn now_unix() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,3 @@
+//! The use cases. A service takes a store (and, later, providers), never an HTTP type.
+
+pub mod affiliate;

@@ -1,0 +1,79 @@
+//! The migrations of both backends, embedded in the binary.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+
+use rust_embed::RustEmbed;
+use sqlx::error::BoxDynError;
+use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
+
+use super::{Backend, StoreError};
+
+#[derive(RustEmbed)]
+#[folder = "migrations/"]
+struct MigrationFiles;
+
+#[derive(Debug)]
+struct Embedded(Backend);
+
+impl<'s> MigrationSource<'s> for Embedded {
+    fn resolve(
+        self,
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 's>> {
+        Box::pin(async move { migrations_of(self.0) })
+    }
+}
+
+/// Parses `YYYYMMDDHHMMSS_verb_noun.sql` files of one backend's tree, in version order.
+fn migrations_of(backend: Backend) -> Result<Vec<Migration>, BoxDynError> {
+    let prefix = match backend {
+        Backend::Sqlite => "sqlite/",
+        Backend::Postgres => "postgres/",
+    };
+    let mut migrations = Vec::new();
+    for path in MigrationFiles::iter().filter(|p| p.starts_with(prefix) && p.ends_with(".sql")) {
+        let name = &path[prefix.len()..];
+        let (version, description) = name
+            .trim_end_matches(".sql")
+            .split_once('_')
+            .ok_or_else(|| format!("migration {path} is not named VERSION_description.sql"))?;
+        let version: i64 = version
+            .parse()
+            .map_err(|_| format!("bad version in {path}"))?;
+        let file = MigrationFiles::get(&path).ok_or_else(|| format!("{path} vanished"))?;
+        let sql = String::from_utf8(file.data.into_owned())?;
+        migrations.push(Migration::new(
+            version,
+            Cow::Owned(description.replace('_', " ")),
+            MigrationType::Simple,
+            Cow::Owned(sql),
+            false,
+        ));
+    }
+    migrations.sort_by_key(|m| m.version);
+    Ok(migrations)
+}
+
+pub async fn migrator(backend: Backend) -> Result<Migrator, StoreError> {
+    Ok(Migrator::new(Embedded(backend)).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_backends_have_the_same_migration_versions() {
+        let versions = |b| {
+            migrations_of(b)
+                .expect("parse")
+                .iter()
+                .map(|m| m.version)
+                .collect::<Vec<_>>()
+        };
+        let sqlite = versions(Backend::Sqlite);
+        assert!(!sqlite.is_empty());
+        assert_eq!(sqlite, versions(Backend::Postgres));
+    }
+}

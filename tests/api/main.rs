@@ -1,0 +1,8 @@
+//! Integration tests: the real app on a random port, against SQLite and PostgreSQL.
+
+mod admin;
+mod affiliate;
+mod binary;
+mod helpers;
+mod platform;
+mod store;

@@ -1,0 +1,131 @@
+//! Health, readiness, metrics, request ids, the JSON 404 and `/api/config`.
+
+use reqwest::StatusCode;
+
+use crate::helpers::{Db, json_of, spawn_app, spawn_app_with};
+use crate::on_both_backends;
+
+on_both_backends!(readiness_reports_the_database_answering);
+
+async fn readiness_reports_the_database_answering(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(json_of(response).await["status"], "ready");
+}
+
+#[tokio::test]
+async fn healthz_answers_while_the_process_is_up() {
+    let app = spawn_app().await;
+    let response = app.get("/healthz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(json_of(response).await["status"], "ok");
+}
+
+#[tokio::test]
+async fn readiness_fails_once_the_database_is_closed() {
+    let app = spawn_app().await;
+    app.store.close().await;
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+}
+
+#[tokio::test]
+async fn unknown_api_paths_answer_a_json_404_never_html() {
+    let app = spawn_app().await;
+    for path in ["/api/nope", "/api/nope/deeper", "/api/admin/anything"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            content_type.starts_with("application/json"),
+            "{path}: {content_type}"
+        );
+        let body = json_of(response).await;
+        assert_eq!(body["code"], 404);
+        assert_eq!(body["error"], "Not found");
+    }
+    let response = app.post_json("/api/nope", &serde_json::json!({})).await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert_eq!(json_of(response).await["msg"], "Not found");
+}
+
+#[tokio::test]
+async fn a_missing_static_file_is_a_404_not_the_app_shell() {
+    let app = spawn_app().await;
+    let response = app.get("/assets/no-such-file-abc123.js").await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn every_response_carries_a_request_id() {
+    let app = spawn_app().await;
+    let response = app.get("/healthz").await;
+    let id = response
+        .headers()
+        .get("x-request-id")
+        .expect("x-request-id");
+    assert_eq!(id.to_str().unwrap().len(), 36);
+    let response = app
+        .client
+        .get(app.url("/healthz"))
+        .header("x-request-id", "trace-me-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-me-42");
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_status_with_latency_histograms() {
+    let app = spawn_app().await;
+    app.get("/api/config").await;
+    app.get("/api/definitely-missing").await;
+    let response = app.get("/metrics").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    assert!(text.contains("http_requests_total"), "{text}");
+    assert!(text.contains(r#"route="/api/config""#), "{text}");
+    assert!(text.contains(r#"status="404""#), "{text}");
+    assert!(
+        text.contains("http_request_duration_seconds_bucket"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn site_config_exposes_the_public_settings() {
+    let app = spawn_app().await;
+    let body = json_of(app.get("/api/config").await).await;
+    assert_eq!(body["site_name"], "Ferry");
+    assert_eq!(body["fees"]["float_percent"], "0.5");
+    assert_eq!(body["fees"]["fixed_percent"], "1.0");
+    assert_eq!(body["sandbox"], true);
+    assert_eq!(body["default_language"], "en");
+    let languages = body["languages"].as_array().expect("languages");
+    assert_eq!(languages.len(), 14);
+    assert!(body["support_email"].as_str().unwrap().contains('@'));
+}
+
+#[tokio::test]
+async fn site_config_follows_the_operators_settings() {
+    let app = spawn_app_with(Db::Sqlite, |c| {
+        c.site_name = "Harbour".into();
+        c.languages = vec![
+            ferry::domain::language::Language::En,
+            ferry::domain::language::Language::De,
+        ];
+        c.fee_fixed_percent = "0.8".parse().unwrap();
+    })
+    .await
+    .unwrap();
+    let body = json_of(app.get("/api/config").await).await;
+    assert_eq!(body["site_name"], "Harbour");
+    assert_eq!(body["fees"]["fixed_percent"], "0.8");
+    assert_eq!(body["languages"], serde_json::json!(["en", "de"]));
+}
