@@ -1,0 +1,60 @@
+# Ferry: the two commands of the README are `make run` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+WEB_DEPS := web/node_modules/.package-lock.json
+E2E_DEPS := e2e/node_modules/.package-lock.json
+
+.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(WEB_DEPS): web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+$(E2E_DEPS): e2e/package-lock.json
+	cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web: $(WEB_DEPS) ## build the React app into web/dist (precompressed, budget-checked)
+	cd web && $(NPM) run build
+
+build: web ## build the app and the release binary target/release/ferry
+	$(CARGO) build --release --locked
+
+run: build ## build everything and serve http://127.0.0.1:8080 (SQLite + sandbox)
+	./target/release/ferry serve
+
+dev: $(WEB_DEPS) ## API server (debug) + Vite dev server with hot reload on :5173
+	./scripts/dev.sh
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+test-rust: ## Rust unit and integration tests, store tests on SQLite and PostgreSQL
+	./scripts/test-rust.sh
+
+test-web: $(WEB_DEPS) ## ESLint, tsc, Prettier and Vitest
+	cd web && $(NPM) run check
+
+e2e-setup: $(E2E_DEPS)
+	./scripts/ensure-chromium.sh
+
+e2e: e2e-setup build ## Playwright in Chromium against the release binary
+	cd e2e && $(NPM) test
+
+lint: fmt-check clippy test-web
+
+test: fmt-check clippy test-rust test-web e2e ## everything CI runs
+	@echo "make test: all suites passed"
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules e2e/node_modules

@@ -1,0 +1,57 @@
+// End-to-end tests: the real release binary with its embedded app, in Debian's Chromium.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 18080 + Math.floor(Math.random() * 1000));
+const baseURL = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'ferry-e2e-'));
+export const ADMIN_TOKEN = 'e2e-admin-token';
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: './test-results',
+  use: {
+    baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
+  webServer: {
+    command: '../target/release/ferry serve',
+    url: `${baseURL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      FERRY_LISTEN: `127.0.0.1:${port}`,
+      FERRY_DATA_DIR: dataDir,
+      FERRY_PUBLIC_URL: baseURL,
+      FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
+      FERRY_LOG_FORMAT: 'json',
+    },
+  },
+});

@@ -1,0 +1,52 @@
+// What the binary itself promises over HTTP: precompressed immutable assets, a never-cached app
+// shell, JSON for unknown API paths, health and metrics.
+import { expect, test } from '@playwright/test';
+
+test('hashed assets are served precompressed with an immutable cache', async ({ request }) => {
+  const shell = await request.get('/');
+  expect(shell.headers()['cache-control']).toBe('no-cache');
+  const html = await shell.text();
+  const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+  expect(script, 'index.html names its entry script').toBeTruthy();
+
+  for (const [encoding, expected] of [
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+  ] as const) {
+    const asset = await request.get(script!, { headers: { 'accept-encoding': encoding } });
+    expect(asset.status()).toBe(200);
+    expect(asset.headers()['content-encoding']).toBe(expected);
+    expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers()['content-type']).toContain('javascript');
+    expect(asset.headers()['vary']).toContain('Accept-Encoding');
+  }
+  const identity = await request.get(script!, { headers: { 'accept-encoding': 'identity' } });
+  expect(identity.headers()['content-encoding']).toBeUndefined();
+
+  const etag = identity.headers()['etag'];
+  const again = await request.get(script!, {
+    headers: { 'accept-encoding': 'identity', 'if-none-match': etag! },
+  });
+  expect(again.status()).toBe(304);
+});
+
+test('client routes fall back to the app shell', async ({ request }) => {
+  const page = await request.get('/exchange/btc-eth');
+  expect(page.status()).toBe(200);
+  expect(page.headers()['content-type']).toContain('text/html');
+  expect(await page.text()).toContain('<div id="root">');
+});
+
+test('unknown API paths are JSON 404s, never the app shell', async ({ request }) => {
+  const response = await request.get('/api/nope');
+  expect(response.status()).toBe(404);
+  expect(response.headers()['content-type']).toContain('application/json');
+  expect(await response.json()).toMatchObject({ code: 404, error: 'Not found' });
+});
+
+test('health, readiness and metrics answer', async ({ request }) => {
+  expect((await request.get('/healthz')).status()).toBe(200);
+  expect(await (await request.get('/readyz')).json()).toEqual({ status: 'ready' });
+  const metrics = await (await request.get('/metrics')).text();
+  expect(metrics).toContain('http_requests_total');
+});

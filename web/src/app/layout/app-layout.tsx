@@ -1,0 +1,36 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, ScrollRestoration } from 'react-router';
+
+import { Spinner } from '@/components/ui/spinner';
+import { useReferralCapture } from '@/features/affiliate/hooks/use-referral-capture';
+
+import { Footer } from './footer';
+import { Header } from './header';
+import { LanguageSync } from './language-sync';
+import { SandboxBanner } from './sandbox-banner';
+
+export function AppLayout() {
+  const { t } = useTranslation();
+  useReferralCapture();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        {t('common.skipToContent')}
+      </a>
+      <LanguageSync />
+      <SandboxBanner />
+      <Header />
+      <main id="main" className="flex-1">
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+// Footer of spec/accounts-and-pages.md §2.7: quick links, resources, supported coins, copyright.
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { paths } from '@/config/paths';
+import { useSiteConfig } from '@/features/site/api/get-site-config';
+
+const COLUMNS = [
+  {
+    title: 'footer.quickLinks',
+    links: [
+      { to: paths.home, key: 'footer.exchange' },
+      { to: paths.markets, key: 'footer.markets' },
+      { to: paths.allPairs, key: 'footer.allPairs' },
+      { to: paths.convert, key: 'footer.convert' },
+      { to: paths.orders, key: 'footer.trackOrder' },
+    ],
+  },
+  {
+    title: 'footer.resources',
+    links: [
+      { to: paths.help, key: 'footer.help' },
+      { to: paths.faq, key: 'footer.faq' },
+      { to: paths.blog, key: 'footer.blog' },
+      { to: paths.apiDocs, key: 'footer.apiDocs' },
+      { to: paths.status, key: 'footer.status' },
+    ],
+  },
+  {
+    title: 'footer.company',
+    links: [
+      { to: paths.about, key: 'footer.about' },
+      { to: paths.contact, key: 'footer.contact' },
+      { to: paths.terms, key: 'footer.terms' },
+      { to: paths.privacy, key: 'footer.privacy' },
+    ],
+  },
+] as const;
+
+// Coins from the spec's catalogue, with their brand colours.
+const SUPPORTED_COINS = [
+  { code: 'BTC', color: '#f7931a' },
+  { code: 'ETH', color: '#627eea' },
+  { code: 'USDT', color: '#26a17b' },
+  { code: 'USDC', color: '#2775ca' },
+  { code: 'BNB', color: '#f3ba2f' },
+  { code: 'XMR', color: '#ff6600' },
+  { code: 'SOL', color: '#9945ff' },
+  { code: 'XRP', color: '#23292f' },
+  { code: 'LTC', color: '#345d9d' },
+  { code: 'DOGE', color: '#c2a633' },
+  { code: 'TRX', color: '#ef0027' },
+  { code: 'TON', color: '#0098ea' },
+] as const;
+
+export function Footer() {
+  const { t } = useTranslation();
+  const { data: config } = useSiteConfig();
+  const siteName = config?.site_name ?? 'Ferry';
+  return (
+    <footer className="mt-16 border-t border-slate-200 bg-white">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <div>
+          <p className="text-lg font-bold">{siteName}</p>
+          <p className="mt-2 text-sm text-slate-600">{t('footer.tagline')}</p>
+        </div>
+        {COLUMNS.map((column) => (
+          <nav key={column.title} aria-label={t(column.title)}>
+            <h2 className="text-sm font-semibold text-slate-900">{t(column.title)}</h2>
+            <ul className="mt-3 space-y-2 text-sm">
+              {column.links.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} className="text-slate-600 hover:text-teal-800">
+                    {t(link.key)}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className="mx-auto max-w-6xl px-4 pb-6">
+        <h2 className="text-sm font-semibold text-slate-900">{t('footer.supportedCoins')}</h2>
+        <ul className="mt-3 flex flex-wrap gap-2">
+          {SUPPORTED_COINS.map((coin) => (
+            <li
+              key={coin.code}
+              className="flex items-center gap-1.5 rounded-full border border-slate-200 px-2.5 py-1 text-xs font-medium text-slate-700"
+            >
+              <span
+                aria-hidden="true"
+                className="size-2.5 rounded-full"
+                style={{ backgroundColor: coin.color }}
+              />
+              {coin.code}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-8 border-t border-slate-200 pt-6 text-sm text-slate-600">
+          {t('footer.copyright', { year: new Date().getFullYear(), siteName })}
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,39 @@
+import { lazy } from 'react';
+import { createBrowserRouter } from 'react-router';
+
+import { protectedPaths } from '@/config/paths';
+import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected-route';
+
+import { RouteError } from './error-boundary';
+import { AppLayout } from './layout/app-layout';
+
+// Pages are code-split; the layout shows a spinner while one loads.
+const HomeRoute = lazy(() => import('./routes/home'));
+const NotFoundRoute = lazy(() => import('./routes/not-found'));
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <AppLayout />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <HomeRoute /> },
+        {
+          // Account pages: signed-in users only. Their pages arrive with the accounts work;
+          // until then a signed-in visitor sees the not-found page.
+          element: <ProtectedRoute />,
+          children: protectedPaths.map((path) => ({ path, element: <NotFoundRoute /> })),
+        },
+        {
+          // Sign-in and sign-up are for visitors only.
+          element: <GuestRoute />,
+          children: ['/signin', '/auth', '/signup'].map((path) => ({
+            path,
+            element: <NotFoundRoute />,
+          })),
+        },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+/** The public settings of `GET /api/config`. */
+export interface SiteConfig {
+  site_name: string;
+  support_email: string;
+  public_url: string;
+  fees: { float_percent: string; fixed_percent: string };
+  languages: string[];
+  default_language: string;
+  sandbox: boolean;
+}
+
+export const siteConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['/api/config'],
+    queryFn: () => api.get<SiteConfig>('/api/config'),
+  });
+
+export function useSiteConfig() {
+  return useQuery(siteConfigQueryOptions());
+}

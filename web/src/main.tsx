@@ -1,0 +1,26 @@
+import './index.css';
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+
+import { AppProvider } from '@/app/provider';
+import { createRouter } from '@/app/router';
+import { initI18n } from '@/lib/i18n';
+import { createQueryClient } from '@/lib/query-client';
+
+async function start() {
+  // The page's language is loaded before the first paint: no flash of English.
+  await initI18n();
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <AppProvider client={createQueryClient()}>
+        <RouterProvider router={createRouter()} />
+      </AppProvider>
+    </StrictMode>,
+  );
+}
+
+void start();
