@@ -5,9 +5,12 @@ import { join } from 'node:path';
 
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 18080 + Math.floor(Math.random() * 1000));
+// Chosen once in the main process; workers inherit it through the environment.
+process.env.E2E_PORT ??= String(18080 + Math.floor(Math.random() * 1000));
+const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'ferry-e2e-'));
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'ferry-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
 export const ADMIN_TOKEN = 'e2e-admin-token';
 
 export default defineConfig({

@@ -7,8 +7,10 @@ import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected
 import { RouteError } from './error-boundary';
 import { AppLayout } from './layout/app-layout';
 
-// Pages are code-split; the layout shows a spinner while one loads.
-const HomeRoute = lazy(() => import('./routes/home'));
+import HomeRoute from './routes/home';
+
+// The landing page ships in the entry chunk; every other page is code-split with React.lazy,
+// and the layout's Suspense shows a spinner while one loads.
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 export function createRouter() {
