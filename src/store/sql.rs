@@ -73,7 +73,9 @@ impl SqlStore {
 fn prepare_sqlite_url(url: &str) -> Result<String, StoreError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let parent = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty());
+    let parent = Path::new(path)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
     if let (false, Some(parent)) = (path == ":memory:", parent) {
         std::fs::create_dir_all(parent).map_err(|e| {
             StoreError::Unavailable(format!("cannot create {}: {e}", parent.display()))
