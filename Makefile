@@ -12,12 +12,15 @@ E2E_DEPS := e2e/node_modules/.package-lock.json
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
+# `npm install` rather than `npm ci`: with this machine's npm settings the lock file leaves out
+# other platforms' optional packages (Tailwind's oxide binaries), which `npm ci` rejects. Every
+# dependency is pinned exactly in package.json and the lock file pins the rest.
 $(WEB_DEPS): web/package-lock.json
-	cd web && $(NPM) ci --no-audit --no-fund
+	cd web && $(NPM) install --no-audit --no-fund
 	@touch $@
 
 $(E2E_DEPS): e2e/package-lock.json
-	cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) ci --no-audit --no-fund
+	cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) install --no-audit --no-fund
 	@touch $@
 
 web: $(WEB_DEPS) ## build the React app into web/dist (precompressed, budget-checked)
