@@ -1,4 +1,9 @@
 //! Ferry's own rules, free of I/O: no axum, no sqlx. Most unit tests live here.
 
+pub mod address;
+pub mod currency;
+pub mod fees;
 pub mod language;
+pub mod money;
+pub mod order;
 pub mod referral;

@@ -1,0 +1,195 @@
+//! The currency catalogue: every coin and network Ferry lists, with its memo/tag label,
+//! precision, required confirmations, address family and brand data. One file,
+//! `catalogue/currencies.json`, feeds both this server and the web app's local catalogue.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::address::AddressFamily;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Currency {
+    /// Unique key, e.g. `BTC`, `USDTBSC`.
+    pub code: String,
+    /// Ticker, e.g. `USDT` for every USDT network.
+    pub coin: String,
+    pub name: String,
+    /// Network code, e.g. `BSC`.
+    pub network: String,
+    /// Network label for people, e.g. `BNB Smart Chain (BEP20)`.
+    pub network_name: String,
+    /// The memo/tag field's label (`Destination tag`, `Memo`) or none.
+    pub tag: Option<String>,
+    /// Decimals amounts are rounded to.
+    pub precision: u32,
+    /// Deposit confirmations required before exchanging.
+    pub confirmations: u32,
+    pub family: AddressFamily,
+    pub color: String,
+    pub logo: String,
+    /// 55–100; higher sorts first.
+    pub priority: u8,
+    /// The embedded snapshot's USD price (sample data, not live).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub usd: Decimal,
+}
+
+#[derive(Deserialize)]
+struct CatalogueFile {
+    snapshot: String,
+    currencies: Vec<Currency>,
+}
+
+pub struct Catalogue {
+    snapshot: String,
+    currencies: Vec<Currency>,
+    by_code: HashMap<String, usize>,
+}
+
+const EMBEDDED: &str = include_str!("../../catalogue/currencies.json");
+
+impl Catalogue {
+    /// The catalogue shipped in the binary, parsed once.
+    pub fn embedded() -> &'static Catalogue {
+        static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+        CATALOGUE.get_or_init(|| {
+            Catalogue::parse(EMBEDDED).expect("catalogue/currencies.json is valid (unit-tested)")
+        })
+    }
+
+    pub fn parse(json: &str) -> Result<Catalogue, serde_json::Error> {
+        let file: CatalogueFile = serde_json::from_str(json)?;
+        let by_code = file
+            .currencies
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.code.clone(), i))
+            .collect();
+        Ok(Catalogue {
+            snapshot: file.snapshot,
+            currencies: file.currencies,
+            by_code,
+        })
+    }
+
+    /// Looks a currency up by code, case-insensitively.
+    pub fn get(&self, code: &str) -> Option<&Currency> {
+        let code = code.trim().to_ascii_uppercase();
+        self.by_code.get(&code).map(|&i| &self.currencies[i])
+    }
+
+    pub fn all(&self) -> &[Currency] {
+        &self.currencies
+    }
+
+    /// What the embedded USD prices are: sample data and its date.
+    pub fn snapshot(&self) -> &str {
+        &self.snapshot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    fn catalogue() -> &'static Catalogue {
+        Catalogue::embedded()
+    }
+
+    #[test]
+    fn the_catalogue_holds_about_150_unique_well_formed_entries() {
+        let all = catalogue().all();
+        assert!((140..=170).contains(&all.len()), "{}", all.len());
+        let codes: HashSet<_> = all.iter().map(|c| c.code.as_str()).collect();
+        assert_eq!(codes.len(), all.len(), "codes are unique");
+        for c in all {
+            assert!((55..=100).contains(&c.priority), "{}", c.code);
+            assert!(c.precision <= 8, "{}", c.code);
+            assert!(c.confirmations >= 1, "{}", c.code);
+            assert!(c.usd > Decimal::ZERO, "{}", c.code);
+            assert!(c.color.len() == 7 && c.color.starts_with('#'), "{}", c.code);
+            assert!(
+                c.code
+                    .chars()
+                    .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+            );
+        }
+        assert!(catalogue().snapshot().contains("not live"));
+    }
+
+    #[test]
+    fn every_coin_the_spec_names_is_listed_on_its_network() {
+        for (code, coin, network) in [
+            ("BTC", "BTC", "BTC"),
+            ("ETH", "ETH", "ETH"),
+            ("USDT", "USDT", "ETH"),
+            ("USDTTRC", "USDT", "TRX"),
+            ("USDTBSC", "USDT", "BSC"),
+            ("USDC", "USDC", "ETH"),
+            ("BNB", "BNB", "BSC"),
+            ("XMR", "XMR", "XMR"),
+            ("LINK", "LINK", "ETH"),
+            ("XRP", "XRP", "XRP"),
+            ("ADA", "ADA", "ADA"),
+            ("SOL", "SOL", "SOL"),
+            ("DOT", "DOT", "DOT"),
+            ("DOGE", "DOGE", "DOGE"),
+            ("AVAX", "AVAX", "AVAXC"),
+            ("MATIC", "MATIC", "ETH"),
+            ("LTC", "LTC", "LTC"),
+            ("TON", "TON", "TON"),
+            ("FTM", "FTM", "FTM"),
+            ("XLM", "XLM", "XLM"),
+            ("ATOM", "ATOM", "ATOM"),
+            ("EOS", "EOS", "EOS"),
+            ("TWTBSC", "TWT", "BSC"),
+            ("TRX", "TRX", "TRX"),
+        ] {
+            let c = catalogue()
+                .get(code)
+                .unwrap_or_else(|| panic!("{code} is missing"));
+            assert_eq!(
+                (c.coin.as_str(), c.network.as_str()),
+                (coin, network),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn memo_and_tag_labels_follow_each_chain() {
+        let tag = |code: &str| catalogue().get(code).unwrap().tag.clone();
+        assert_eq!(tag("XRP").as_deref(), Some("Destination tag"));
+        for code in ["XLM", "ATOM", "EOS", "TON"] {
+            assert_eq!(tag(code).as_deref(), Some("Memo"), "{code}");
+        }
+        for code in ["BTC", "ETH", "USDTTRC", "SOL", "XMR"] {
+            assert_eq!(tag(code), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn networks_use_the_right_address_family() {
+        let family = |code: &str| catalogue().get(code).unwrap().family;
+        assert_eq!(family("USDTBSC"), AddressFamily::Evm);
+        assert_eq!(family("USDTTRC"), AddressFamily::Trx);
+        assert_eq!(family("USDTSOL"), AddressFamily::Sol);
+        assert_eq!(family("BTC"), AddressFamily::Btc);
+        assert_eq!(family("XMR"), AddressFamily::Xmr);
+    }
+
+    #[test]
+    fn lookups_ignore_case() {
+        assert_eq!(
+            catalogue().get("usdtbsc").map(|c| c.code.as_str()),
+            Some("USDTBSC")
+        );
+        assert!(catalogue().get("NOPE").is_none());
+    }
+}

@@ -1,0 +1,252 @@
+//! The order lifecycle (spec/exchange.md §4, §9): NEW → CONFIRMING → EXCHANGE → SENDING →
+//! COMPLETED, with EXPIRED, EMERGENCY, REFUNDED and FAILED. A status changes only through
+//! [`OrderStatus::apply`], which refuses every transition not listed here.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum OrderStatus {
+    /// Awaiting the deposit.
+    New,
+    /// Deposit seen, waiting for confirmations.
+    Confirming,
+    /// Confirmed, exchanging.
+    Exchange,
+    /// Sending the payout.
+    Sending,
+    Completed,
+    /// No deposit in time.
+    Expired,
+    /// The customer must choose: continue or refund.
+    Emergency,
+    Refunded,
+    Failed,
+}
+
+/// Why an order needs the customer's choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum EmergencyReason {
+    /// The deposit arrived after the order expired.
+    Expired,
+    /// Less than ordered.
+    Less,
+    /// More than ordered.
+    More,
+    /// Outside the pair's limits.
+    Limit,
+    /// A fixed-rate order whose market moved more than the tolerance.
+    Rate,
+}
+
+/// What happened to an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderEvent {
+    DepositDetected,
+    DepositConfirmed,
+    Exchanged,
+    PayoutSent,
+    /// The deposit window closed with nothing received.
+    DeadlinePassed,
+    /// Something the customer must decide on.
+    Problem(EmergencyReason),
+    /// The customer chose to continue at the current rate.
+    ContinueChosen,
+    /// The refund went out.
+    Refunded,
+    /// The exchange or payout failed for good.
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("an order in {from:?} cannot take {event:?}")]
+pub struct IllegalTransition {
+    pub from: OrderStatus,
+    pub event: OrderEvent,
+}
+
+impl OrderStatus {
+    /// The next status after `event`, or why there is none.
+    pub fn apply(self, event: OrderEvent) -> Result<OrderStatus, IllegalTransition> {
+        use OrderEvent as E;
+        use OrderStatus as S;
+        let next = match (self, event) {
+            (S::New, E::DepositDetected) => S::Confirming,
+            (S::New, E::DeadlinePassed) => S::Expired,
+            (S::New | S::Confirming, E::Problem(_)) => S::Emergency,
+            (S::Expired, E::Problem(EmergencyReason::Expired)) => S::Emergency,
+            (S::Confirming, E::DepositConfirmed) => S::Exchange,
+            (S::Exchange, E::Exchanged) => S::Sending,
+            (S::Sending, E::PayoutSent) => S::Completed,
+            (S::Emergency, E::ContinueChosen) => S::Exchange,
+            (S::Emergency | S::Failed, E::Refunded) => S::Refunded,
+            (S::Exchange | S::Sending, E::Failed) => S::Failed,
+            _ => return Err(IllegalTransition { from: self, event }),
+        };
+        Ok(next)
+    }
+
+    /// No further change can happen (barring an operator's refund of a failed order).
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            OrderStatus::Completed | OrderStatus::Refunded | OrderStatus::Expired
+        )
+    }
+
+    /// The progress bar of spec/exchange.md §4, in percent.
+    pub fn progress(self) -> u8 {
+        match self {
+            OrderStatus::Confirming => 40,
+            OrderStatus::Exchange => 60,
+            OrderStatus::Sending => 80,
+            OrderStatus::Completed => 100,
+            _ => 20,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::New => "NEW",
+            OrderStatus::Confirming => "CONFIRMING",
+            OrderStatus::Exchange => "EXCHANGE",
+            OrderStatus::Sending => "SENDING",
+            OrderStatus::Completed => "COMPLETED",
+            OrderStatus::Expired => "EXPIRED",
+            OrderStatus::Emergency => "EMERGENCY",
+            OrderStatus::Refunded => "REFUNDED",
+            OrderStatus::Failed => "FAILED",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<OrderStatus> {
+        ALL_STATUSES.into_iter().find(|s| s.as_str() == raw)
+    }
+
+    /// The partner API's name for this status (`../shared/partner-api.md`).
+    pub fn partner_status(self) -> &'static str {
+        match self {
+            OrderStatus::New => "NEW",
+            OrderStatus::Confirming => "PENDING",
+            OrderStatus::Exchange => "EXCHANGE",
+            OrderStatus::Sending => "WITHDRAW",
+            OrderStatus::Completed | OrderStatus::Refunded => "DONE",
+            OrderStatus::Expired => "EXPIRED",
+            OrderStatus::Emergency | OrderStatus::Failed => "EMERGENCY",
+        }
+    }
+}
+
+pub const ALL_STATUSES: [OrderStatus; 9] = [
+    OrderStatus::New,
+    OrderStatus::Confirming,
+    OrderStatus::Exchange,
+    OrderStatus::Sending,
+    OrderStatus::Completed,
+    OrderStatus::Expired,
+    OrderStatus::Emergency,
+    OrderStatus::Refunded,
+    OrderStatus::Failed,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::EmergencyReason as R;
+    use super::OrderEvent as E;
+    use super::OrderStatus as S;
+    use super::*;
+
+    const EVENTS: [OrderEvent; 13] = [
+        E::DepositDetected,
+        E::DepositConfirmed,
+        E::Exchanged,
+        E::PayoutSent,
+        E::DeadlinePassed,
+        E::Problem(R::Expired),
+        E::Problem(R::Less),
+        E::Problem(R::More),
+        E::Problem(R::Limit),
+        E::Problem(R::Rate),
+        E::ContinueChosen,
+        E::Refunded,
+        E::Failed,
+    ];
+
+    /// Every legal transition, and nothing else.
+    fn legal(from: S, event: E) -> Option<S> {
+        Some(match (from, event) {
+            (S::New, E::DepositDetected) => S::Confirming,
+            (S::New, E::DeadlinePassed) => S::Expired,
+            (S::New, E::Problem(_)) => S::Emergency,
+            (S::Confirming, E::Problem(_)) => S::Emergency,
+            (S::Expired, E::Problem(R::Expired)) => S::Emergency,
+            (S::Confirming, E::DepositConfirmed) => S::Exchange,
+            (S::Exchange, E::Exchanged) => S::Sending,
+            (S::Sending, E::PayoutSent) => S::Completed,
+            (S::Emergency, E::ContinueChosen) => S::Exchange,
+            (S::Emergency, E::Refunded) => S::Refunded,
+            (S::Failed, E::Refunded) => S::Refunded,
+            (S::Exchange, E::Failed) => S::Failed,
+            (S::Sending, E::Failed) => S::Failed,
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn every_pair_of_status_and_event_is_legal_or_refused_as_listed() {
+        for from in ALL_STATUSES {
+            for event in EVENTS {
+                match legal(from, event) {
+                    Some(to) => assert_eq!(from.apply(event), Ok(to), "{from:?} + {event:?}"),
+                    None => assert_eq!(
+                        from.apply(event),
+                        Err(IllegalTransition { from, event }),
+                        "{from:?} + {event:?}"
+                    ),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_happy_path_runs_new_to_completed() {
+        let mut status = S::New;
+        for event in [
+            E::DepositDetected,
+            E::DepositConfirmed,
+            E::Exchanged,
+            E::PayoutSent,
+        ] {
+            status = status.apply(event).unwrap();
+        }
+        assert_eq!(status, S::Completed);
+        assert!(status.is_final());
+    }
+
+    #[test]
+    fn completed_and_refunded_orders_take_no_event() {
+        for from in [S::Completed, S::Refunded] {
+            for event in EVENTS {
+                assert!(from.apply(event).is_err(), "{from:?} + {event:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn progress_follows_the_spec_table() {
+        let progress: Vec<u8> = ALL_STATUSES.iter().map(|s| s.progress()).collect();
+        assert_eq!(progress, vec![20, 40, 60, 80, 100, 20, 20, 20, 20]);
+    }
+
+    #[test]
+    fn statuses_round_trip_and_map_to_partner_names() {
+        for status in ALL_STATUSES {
+            assert_eq!(S::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(S::Confirming.partner_status(), "PENDING");
+        assert_eq!(S::Sending.partner_status(), "WITHDRAW");
+        assert_eq!(S::Refunded.partner_status(), "DONE");
+        assert_eq!(S::Failed.partner_status(), "EMERGENCY");
+    }
+}
