@@ -69,6 +69,13 @@ pub struct Config {
     /// `FERRY_TRUST_PROXY_HEADERS`: take the client address from `X-Forwarded-For` (only behind
     /// a proxy you control).
     pub trust_proxy_headers: bool,
+    /// `FERRY_QUOTE_RATE_PER_MINUTE`: quotes one client address may ask for per minute.
+    pub quote_rate_per_minute: u32,
+    /// `FERRY_SANDBOX_SEED`: the seed of the sandbox market's random walk.
+    pub sandbox_seed: u64,
+    /// `FERRY_SANDBOX_MAINTENANCE`: currency codes the sandbox reports under maintenance.
+    #[serde(deserialize_with = "comma_list")]
+    pub sandbox_maintenance: Vec<String>,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -87,6 +94,9 @@ struct Defaults {
     providers: Vec<&'static str>,
     shutdown_grace_seconds: u64,
     trust_proxy_headers: bool,
+    quote_rate_per_minute: u32,
+    sandbox_seed: u64,
+    sandbox_maintenance: Vec<&'static str>,
 }
 
 impl Default for Defaults {
@@ -105,6 +115,9 @@ impl Default for Defaults {
             providers: vec!["sandbox"],
             shutdown_grace_seconds: 20,
             trust_proxy_headers: false,
+            quote_rate_per_minute: 120,
+            sandbox_seed: 42,
+            sandbox_maintenance: vec![],
         }
     }
 }
@@ -185,6 +198,13 @@ impl Config {
                 "enable at least one provider",
             ));
         }
+        if self.quote_rate_per_minute == 0 {
+            return Err(invalid(
+                "FERRY_QUOTE_RATE_PER_MINUTE",
+                &0,
+                "must be at least 1",
+            ));
+        }
         if self.site_name.trim().is_empty() {
             return Err(invalid(
                 "FERRY_SITE_NAME",
@@ -201,6 +221,14 @@ impl Config {
         match &self.database_url {
             Some(url) => url.expose_secret().to_owned(),
             None => format!("sqlite://{}", self.data_dir.join("ferry.db").display()),
+        }
+    }
+
+    /// The fee schedule Ferry charges.
+    pub fn fees(&self) -> crate::domain::fees::FeeSchedule {
+        crate::domain::fees::FeeSchedule {
+            float_percent: self.fee_float_percent,
+            fixed_percent: self.fee_fixed_percent,
         }
     }
 

@@ -3,9 +3,11 @@
 pub mod config;
 pub mod domain;
 pub mod http;
+pub mod providers;
 pub mod services;
 pub mod store;
 pub mod telemetry;
+pub mod workers;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -16,7 +18,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
+use crate::domain::currency::Catalogue;
 use crate::http::AppState;
+use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
+use crate::services::availability::CurrencySwitches;
 use crate::store::DynStore;
 
 /// A built application: its listener is bound and its database migrated, ready to serve.
@@ -25,6 +30,7 @@ pub struct App {
     router: axum::Router,
     store: DynStore,
     shutdown_grace: Duration,
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// Opens the store, applies migrations, binds the listener and assembles the router.
@@ -36,16 +42,45 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         .await
         .with_context(|| format!("binding FERRY_LISTEN={}", config.listen))?;
     let shutdown_grace = Duration::from_secs(config.shutdown_grace_seconds);
+    let catalogue = Catalogue::embedded();
+    let sandbox = Arc::new(SandboxMarket::new(
+        catalogue,
+        SandboxConfig {
+            seed: config.sandbox_seed,
+            maintenance: config
+                .sandbox_maintenance
+                .iter()
+                .map(|c| c.to_ascii_uppercase())
+                .collect(),
+        },
+    ));
+    let switches = CurrencySwitches::default();
+    switches
+        .reload(store.as_ref())
+        .await
+        .context("loading the currency switches")?;
+    let background = vec![
+        tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
+        tokio::spawn(workers::refresh_currency_switches(
+            switches.clone(),
+            store.clone(),
+        )),
+    ];
     let state = AppState {
+        quote_limiter: http::exchange::quote_limiter(config.quote_rate_per_minute),
         config: Arc::new(config),
         store: store.clone(),
         metrics: http::metrics::recorder(),
+        catalogue,
+        provider: sandbox,
+        switches,
     };
     Ok(App {
         listener,
         router: http::router(state),
         store,
         shutdown_grace,
+        background,
     })
 }
 
@@ -90,6 +125,9 @@ impl App {
                     }
                 }
             }
+        }
+        for task in &self.background {
+            task.abort();
         }
         self.store.close().await;
         tracing::info!("stopped");

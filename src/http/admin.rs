@@ -110,6 +110,7 @@ async fn set_currency_override(
         updated_at: crate::now_unix(),
     };
     state.store.set_currency_override(&value).await?;
+    state.switches.reload(state.store.as_ref()).await?;
     Ok(Json(OverrideView {
         code: value.code,
         send: value.send_enabled,

@@ -21,6 +21,8 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unavailable(String),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -33,6 +35,7 @@ impl ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -3,6 +3,7 @@
 mod admin;
 mod affiliate;
 pub mod error;
+pub mod exchange;
 mod extract;
 mod health;
 pub mod metrics;
@@ -22,6 +23,9 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::domain::currency::Catalogue;
+use crate::providers::LiquidityProvider;
+use crate::services::availability::CurrencySwitches;
 use crate::store::DynStore;
 
 /// What every handler may reach. Cheap to clone.
@@ -30,6 +34,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub store: DynStore,
     pub metrics: metrics_exporter_prometheus::PrometheusHandle,
+    pub catalogue: &'static Catalogue,
+    pub provider: Arc<dyn LiquidityProvider>,
+    pub switches: CurrencySwitches,
+    pub quote_limiter: exchange::QuoteLimiter,
 }
 
 /// Largest request body the site API reads.
@@ -40,6 +48,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(site_config::router())
         .merge(affiliate::router())
+        .merge(exchange::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

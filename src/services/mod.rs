@@ -1,3 +1,5 @@
-//! The use cases. A service takes a store (and, later, providers), never an HTTP type.
+//! The use cases. A service takes a store and providers, never an HTTP type.
 
 pub mod affiliate;
+pub mod availability;
+pub mod quotes;

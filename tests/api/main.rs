@@ -3,6 +3,7 @@
 mod admin;
 mod affiliate;
 mod binary;
+mod exchange;
 mod helpers;
 mod platform;
 mod store;

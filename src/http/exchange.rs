@@ -1,0 +1,197 @@
+//! The exchange API of spec/exchange.md §7: the currency list and quotes.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::AppState;
+use super::error::ApiError;
+use super::extract::{ApiJson, ClientAddress};
+use crate::domain::fees::{Direction, RateType};
+use crate::domain::money::{AmountInput, to_wire};
+use crate::services::quotes::{Quote, QuoteError, QuoteRequest, QuoteService, QuoteSide};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/available-currencies", get(list_available_currencies))
+        .route("/exchange-rate", post(get_exchange_rate))
+}
+
+/// Per-client quote budget (`FERRY_QUOTE_RATE_PER_MINUTE`).
+pub type QuoteLimiter = Arc<DefaultKeyedRateLimiter<IpAddr>>;
+
+pub fn quote_limiter(per_minute: u32) -> QuoteLimiter {
+    let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+    Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute)))
+}
+
+/// A currency of `GET /api/available-currencies` (spec/exchange.md §3), `send`/`recv` from the
+/// customer's side.
+#[derive(Serialize)]
+struct AvailableCurrency {
+    code: &'static str,
+    coin: &'static str,
+    name: &'static str,
+    network: &'static str,
+    #[serde(rename = "networkName")]
+    network_name: &'static str,
+    recv: u8,
+    send: u8,
+    tag: Option<&'static str>,
+    precision: u32,
+    logo: &'static str,
+    color: &'static str,
+    priority: u8,
+}
+
+async fn list_available_currencies(State(state): State<AppState>) -> Response {
+    let list: Vec<AvailableCurrency> = state
+        .catalogue
+        .all()
+        .iter()
+        .map(|c| {
+            let availability = state.switches.state(state.provider.as_ref(), c);
+            AvailableCurrency {
+                code: &c.code,
+                coin: &c.coin,
+                name: &c.name,
+                network: &c.network,
+                network_name: &c.network_name,
+                recv: u8::from(availability.recv),
+                send: u8::from(availability.send),
+                tag: c.tag.as_deref(),
+                precision: c.precision,
+                logo: &c.logo,
+                color: &c.color,
+                priority: c.priority,
+            }
+        })
+        .collect();
+    // Clients cache the list for 30 minutes (spec/exchange.md §9); intermediaries a minute.
+    ([(header::CACHE_CONTROL, "public, max-age=60")], Json(list)).into_response()
+}
+
+#[derive(Deserialize)]
+struct ExchangeRateRequest {
+    from_currency: String,
+    to_currency: String,
+    amount: AmountInput,
+    #[serde(default = "default_direction")]
+    direction: Direction,
+    #[serde(default = "default_rate_type", rename = "type")]
+    rate_type: RateType,
+}
+
+fn default_direction() -> Direction {
+    Direction::From
+}
+
+fn default_rate_type() -> RateType {
+    RateType::Float
+}
+
+#[derive(Serialize)]
+struct WireSide {
+    amount: String,
+    code: &'static str,
+    coin: &'static str,
+    network: &'static str,
+    min: String,
+    max: String,
+    precision: u32,
+    rate: String,
+    usd: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    btc: Option<String>,
+}
+
+impl WireSide {
+    fn of(side: &QuoteSide, btc: Option<String>) -> WireSide {
+        WireSide {
+            amount: to_wire(side.amount),
+            code: &side.currency.code,
+            coin: &side.currency.coin,
+            network: &side.currency.network,
+            min: to_wire(side.min),
+            max: to_wire(side.max),
+            precision: side.currency.precision,
+            rate: to_wire(side.rate),
+            usd: format!("{:.2}", side.usd),
+            btc,
+        }
+    }
+}
+
+/// The quote in the envelope the client reads: `{code: 0, msg, data: {errors, from, to}}`.
+pub fn quote_envelope(quote: &Quote) -> serde_json::Value {
+    json!({
+        "code": 0,
+        "msg": "OK",
+        "data": {
+            "errors": quote.issues.iter().map(|i| i.code()).collect::<Vec<_>>(),
+            "from": WireSide::of(&quote.from, Some(to_wire(quote.from_btc))),
+            "to": WireSide::of(&quote.to, None),
+        }
+    })
+}
+
+async fn get_exchange_rate(
+    State(state): State<AppState>,
+    ClientAddress(client): ClientAddress,
+    ApiJson(body): ApiJson<ExchangeRateRequest>,
+) -> Result<Response, ApiError> {
+    if let Err(not_until) = state.quote_limiter.check_key(&client) {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        return Ok(rate_limited(wait.as_secs() + 1));
+    }
+    let service = QuoteService {
+        catalogue: state.catalogue,
+        provider: state.provider.as_ref(),
+        switches: &state.switches,
+        fees: state.config.fees(),
+    };
+    let quote = service
+        .quote(QuoteRequest {
+            from: &body.from_currency,
+            to: &body.to_currency,
+            amount: &body.amount.0,
+            direction: body.direction,
+            rate_type: body.rate_type,
+        })
+        .await
+        .map_err(quote_error)?;
+    Ok(Json(quote_envelope(&quote)).into_response())
+}
+
+pub fn quote_error(error: QuoteError) -> ApiError {
+    match error {
+        QuoteError::Provider(e) => ApiError::Unavailable(e.to_string()),
+        other => ApiError::BadRequest(other.to_string()),
+    }
+}
+
+/// HTTP 429 with `Retry-After` and the envelope whose message names the Unix second to wait
+/// for ('until <number>', which the client parses).
+fn rate_limited(retry_after_seconds: u64) -> Response {
+    let until = crate::now_unix() + retry_after_seconds as i64;
+    let message = format!("Too many requests: quotes are paused until {until}");
+    let mut response = (
+        StatusCode::TOO_MANY_REQUESTS,
+        Json(json!({ "code": 429, "msg": message, "error": message, "data": null })),
+    )
+        .into_response();
+    if let Ok(value) = HeaderValue::from_str(&retry_after_seconds.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}

@@ -1,0 +1,231 @@
+use std::collections::{HashMap, HashSet};
+use std::sync::RwLock;
+
+use async_trait::async_trait;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::FromPrimitive;
+
+use crate::domain::currency::{Catalogue, Currency};
+use crate::domain::money::{round_down, round_up};
+use crate::providers::{Availability, LiquidityProvider, PairMarket, ProviderError};
+
+/// Smallest and largest order, in USD.
+const MIN_ORDER_USD: i64 = 10;
+const MAX_ORDER_USD: i64 = 100_000;
+/// The walk never strays further than this from the snapshot (fraction).
+const MAX_DRIFT: f64 = 0.10;
+/// Standard deviation of one step of the walk (fraction).
+const STEP_SIGMA: f64 = 0.002;
+
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    pub seed: u64,
+    /// Currency codes whose deposits and payouts are paused.
+    pub maintenance: HashSet<String>,
+}
+
+pub struct SandboxMarket {
+    catalogue: &'static Catalogue,
+    maintenance: HashSet<String>,
+    state: RwLock<WalkState>,
+}
+
+struct WalkState {
+    rng: StdRng,
+    /// Price multiplier per currency code, within 1 ± MAX_DRIFT.
+    drift: HashMap<String, f64>,
+    /// Reserve per currency code, in USD.
+    reserve_usd: HashMap<String, Decimal>,
+}
+
+impl SandboxMarket {
+    pub fn new(catalogue: &'static Catalogue, config: SandboxConfig) -> SandboxMarket {
+        let mut rng = StdRng::seed_from_u64(config.seed);
+        let reserve_usd = catalogue
+            .all()
+            .iter()
+            .map(|c| {
+                (
+                    c.code.clone(),
+                    Decimal::from(rng.random_range(250_000..2_500_000_i64)),
+                )
+            })
+            .collect();
+        let drift = catalogue
+            .all()
+            .iter()
+            .map(|c| (c.code.clone(), 1.0))
+            .collect();
+        SandboxMarket {
+            catalogue,
+            maintenance: config.maintenance,
+            state: RwLock::new(WalkState {
+                rng,
+                drift,
+                reserve_usd,
+            }),
+        }
+    }
+
+    /// One step of the random walk for every currency. Stablecoins stay within a cent.
+    pub fn tick(&self) {
+        let mut state = self.state.write().expect("sandbox state lock");
+        let WalkState { rng, drift, .. } = &mut *state;
+        for currency in self.catalogue.all() {
+            let sigma = if is_stable(currency) {
+                STEP_SIGMA / 20.0
+            } else {
+                STEP_SIGMA
+            };
+            let limit = if is_stable(currency) { 0.01 } else { MAX_DRIFT };
+            // A sum of uniforms is close enough to a normal step and needs no extra crate.
+            let step: f64 = (0..4).map(|_| rng.random_range(-1.0..1.0)).sum::<f64>() * sigma;
+            let factor = drift.entry(currency.code.clone()).or_insert(1.0);
+            *factor = (*factor * (1.0 + step)).clamp(1.0 - limit, 1.0 + limit);
+        }
+    }
+
+    /// The simulated USD price of one unit of `currency` right now.
+    pub fn usd_price(&self, currency: &Currency) -> Decimal {
+        let state = self.state.read().expect("sandbox state lock");
+        let factor = state.drift.get(&currency.code).copied().unwrap_or(1.0);
+        let factor = Decimal::from_f64(factor).unwrap_or(Decimal::ONE);
+        (currency.usd * factor).round_dp(12)
+    }
+
+    fn reserve_usd(&self, currency: &Currency) -> Decimal {
+        let state = self.state.read().expect("sandbox state lock");
+        state
+            .reserve_usd
+            .get(&currency.code)
+            .copied()
+            .unwrap_or(Decimal::from(1_000_000))
+    }
+}
+
+fn is_stable(currency: &Currency) -> bool {
+    matches!(
+        currency.coin.as_str(),
+        "USDT" | "USDC" | "DAI" | "TUSD" | "FDUSD" | "USDE" | "PYUSD"
+    )
+}
+
+/// What moving a coin on its network costs, in USD: the payout fee Ferry passes on.
+fn network_fee_usd(currency: &Currency) -> Decimal {
+    let cents: i64 = match currency.network.as_str() {
+        "BTC" => 150,
+        "ETH" => 200,
+        "TRX" => 100,
+        "LTC" | "BCH" | "DOGE" | "DASH" | "ZEC" => 5,
+        "XMR" => 3,
+        "BSC" | "POL" | "ARB" | "OP" | "BASE" | "AVAXC" => 10,
+        "SOL" | "XRP" | "XLM" | "TON" | "ALGO" | "NEAR" => 1,
+        _ => 20,
+    };
+    Decimal::new(cents, 2)
+}
+
+#[async_trait]
+impl LiquidityProvider for SandboxMarket {
+    fn name(&self) -> &'static str {
+        "sandbox"
+    }
+
+    fn availability(&self, currency: &Currency) -> Availability {
+        let paused = self.maintenance.contains(&currency.code);
+        Availability {
+            deposit_maintenance: paused,
+            payout_maintenance: paused,
+        }
+    }
+
+    fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {
+        Some(self.usd_price(currency))
+    }
+
+    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
+        let from_usd = self.usd_price(from);
+        let to_usd = self.usd_price(to);
+        if from_usd.is_zero() || to_usd.is_zero() {
+            return Err(ProviderError::Unavailable("no price".into()));
+        }
+        Ok(PairMarket {
+            rate: from_usd / to_usd,
+            from_usd,
+            to_usd,
+            min_from: round_up(Decimal::from(MIN_ORDER_USD) / from_usd, from.precision),
+            max_from: round_down(Decimal::from(MAX_ORDER_USD) / from_usd, from.precision),
+            reserve_to: round_down(self.reserve_usd(to) / to_usd, to.precision),
+            network_fee_to: round_up(network_fee_usd(to) / to_usd, to.precision),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn market(seed: u64) -> SandboxMarket {
+        SandboxMarket::new(
+            Catalogue::embedded(),
+            SandboxConfig {
+                seed,
+                maintenance: HashSet::from(["XMR".to_owned()]),
+            },
+        )
+    }
+
+    fn get(code: &str) -> &'static Currency {
+        Catalogue::embedded().get(code).unwrap()
+    }
+
+    #[tokio::test]
+    async fn limits_are_about_ten_to_a_hundred_thousand_dollars() {
+        let m = market(1).market(get("BTC"), get("ETH")).await.unwrap();
+        let min_usd = m.min_from * m.from_usd;
+        let max_usd = m.max_from * m.from_usd;
+        assert!(
+            min_usd >= Decimal::from(10) && min_usd < Decimal::from(11),
+            "{min_usd}"
+        );
+        assert!(
+            max_usd <= Decimal::from(100_000) && max_usd > Decimal::from(99_000),
+            "{max_usd}"
+        );
+        assert_eq!(m.rate, m.from_usd / m.to_usd);
+        assert!(m.network_fee_to > Decimal::ZERO);
+    }
+
+    #[test]
+    fn the_walk_is_deterministic_under_a_seed_and_bounded() {
+        let (a, b, c) = (market(7), market(7), market(8));
+        for _ in 0..2_000 {
+            a.tick();
+            b.tick();
+            c.tick();
+        }
+        let btc = get("BTC");
+        assert_eq!(a.usd_price(btc), b.usd_price(btc));
+        assert_ne!(a.usd_price(btc), c.usd_price(btc));
+        let ratio = a.usd_price(btc) / btc.usd;
+        assert!(
+            ratio >= Decimal::new(9, 1) && ratio <= Decimal::new(11, 1),
+            "{ratio}"
+        );
+        let usdt = get("USDT");
+        let stable = a.usd_price(usdt);
+        assert!(
+            stable >= Decimal::new(99, 2) && stable <= Decimal::new(101, 2),
+            "{stable}"
+        );
+    }
+
+    #[test]
+    fn maintenance_flags_come_from_the_configuration() {
+        let m = market(1);
+        assert!(m.availability(get("XMR")).deposit_maintenance);
+        assert!(!m.availability(get("BTC")).payout_maintenance);
+    }
+}

@@ -1,0 +1,33 @@
+//! Background work inside the server process.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::providers::sandbox::SandboxMarket;
+use crate::services::availability::CurrencySwitches;
+use crate::store::DynStore;
+
+/// How often the sandbox market's prices take a step.
+const SANDBOX_TICK: Duration = Duration::from_secs(5);
+/// How often a replica re-reads the operator's currency switches.
+const SWITCHES_REFRESH: Duration = Duration::from_secs(30);
+
+pub async fn run_sandbox_market(market: Arc<SandboxMarket>) {
+    let mut interval = tokio::time::interval(SANDBOX_TICK);
+    interval.tick().await;
+    loop {
+        interval.tick().await;
+        market.tick();
+    }
+}
+
+pub async fn refresh_currency_switches(switches: CurrencySwitches, store: DynStore) {
+    let mut interval = tokio::time::interval(SWITCHES_REFRESH);
+    interval.tick().await;
+    loop {
+        interval.tick().await;
+        if let Err(error) = switches.reload(store.as_ref()).await {
+            tracing::warn!(error = %error, "could not refresh the currency switches");
+        }
+    }
+}
