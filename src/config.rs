@@ -76,6 +76,16 @@ pub struct Config {
     /// `FERRY_SANDBOX_MAINTENANCE`: currency codes the sandbox reports under maintenance.
     #[serde(deserialize_with = "comma_list")]
     pub sandbox_maintenance: Vec<String>,
+    /// `FERRY_SANDBOX_STEP_SECONDS`: seconds between the sandbox's simulated order steps.
+    pub sandbox_step_seconds: u32,
+    /// `FERRY_SANDBOX_AUTOPILOT`: seconds after creation at which the sandbox deposits by
+    /// itself; unset, deposits are simulated by hand.
+    #[serde(default)]
+    pub sandbox_autopilot: Option<u32>,
+    /// `FERRY_ORDER_EXPIRY_MINUTES`: how long an order waits for its deposit.
+    pub order_expiry_minutes: u32,
+    /// `FERRY_WORKER_INTERVAL_MS`: how often the order worker looks for due work.
+    pub worker_interval_ms: u64,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -97,6 +107,9 @@ struct Defaults {
     quote_rate_per_minute: u32,
     sandbox_seed: u64,
     sandbox_maintenance: Vec<&'static str>,
+    sandbox_step_seconds: u32,
+    order_expiry_minutes: u32,
+    worker_interval_ms: u64,
 }
 
 impl Default for Defaults {
@@ -118,6 +131,9 @@ impl Default for Defaults {
             quote_rate_per_minute: 120,
             sandbox_seed: 42,
             sandbox_maintenance: vec![],
+            sandbox_step_seconds: 10,
+            order_expiry_minutes: 30,
+            worker_interval_ms: 1000,
         }
     }
 }
@@ -196,6 +212,20 @@ impl Config {
                 "FERRY_PROVIDERS",
                 &"",
                 "enable at least one provider",
+            ));
+        }
+        if self.order_expiry_minutes == 0 {
+            return Err(invalid(
+                "FERRY_ORDER_EXPIRY_MINUTES",
+                &0,
+                "must be at least 1",
+            ));
+        }
+        if self.worker_interval_ms < 10 {
+            return Err(invalid(
+                "FERRY_WORKER_INTERVAL_MS",
+                &self.worker_interval_ms,
+                "must be at least 10",
             ));
         }
         if self.quote_rate_per_minute == 0 {

@@ -22,6 +22,7 @@ use crate::domain::currency::Catalogue;
 use crate::http::AppState;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
 use crate::services::availability::CurrencySwitches;
+use crate::services::orders::{OrderSettings, Orders};
 use crate::store::DynStore;
 
 /// A built application: its listener is bound and its database migrated, ready to serve.
@@ -29,19 +30,20 @@ pub struct App {
     listener: TcpListener,
     router: axum::Router,
     store: DynStore,
+    orders: Arc<Orders>,
     shutdown_grace: Duration,
     background: Vec<tokio::task::JoinHandle<()>>,
 }
 
-/// Opens the store, applies migrations, binds the listener and assembles the router.
-pub async fn build(config: Config) -> anyhow::Result<App> {
-    let store = store::open(&config.database_url())
-        .await
-        .context("opening the database")?;
-    let listener = TcpListener::bind(config.listen)
-        .await
-        .with_context(|| format!("binding FERRY_LISTEN={}", config.listen))?;
-    let shutdown_grace = Duration::from_secs(config.shutdown_grace_seconds);
+/// The exchange's use cases over one store, as the server and the operator commands use them.
+pub struct Services {
+    pub catalogue: &'static Catalogue,
+    pub sandbox: Arc<SandboxMarket>,
+    pub switches: CurrencySwitches,
+    pub orders: Arc<Orders>,
+}
+
+pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Services> {
     let catalogue = Catalogue::embedded();
     let sandbox = Arc::new(SandboxMarket::new(
         catalogue,
@@ -59,11 +61,54 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         .reload(store.as_ref())
         .await
         .context("loading the currency switches")?;
+    let orders = Arc::new(
+        Orders::new(
+            store,
+            catalogue,
+            sandbox.clone(),
+            switches.clone(),
+            config.fees(),
+            OrderSettings {
+                expiry_seconds: i64::from(config.order_expiry_minutes) * 60,
+                sandbox_step_seconds: i64::from(config.sandbox_step_seconds),
+                autopilot_seconds: config.sandbox_autopilot.map(i64::from),
+            },
+        )
+        .await
+        .context("preparing the order service")?,
+    );
+    Ok(Services {
+        catalogue,
+        sandbox,
+        switches,
+        orders,
+    })
+}
+
+/// Opens the store, applies migrations, binds the listener and assembles the router.
+pub async fn build(config: Config) -> anyhow::Result<App> {
+    let store = store::open(&config.database_url())
+        .await
+        .context("opening the database")?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("binding FERRY_LISTEN={}", config.listen))?;
+    let shutdown_grace = Duration::from_secs(config.shutdown_grace_seconds);
+    let Services {
+        catalogue,
+        sandbox,
+        switches,
+        orders,
+    } = services(&config, store.clone()).await?;
     let background = vec![
         tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
         tokio::spawn(workers::refresh_currency_switches(
             switches.clone(),
             store.clone(),
+        )),
+        tokio::spawn(workers::run_orders(
+            orders.clone(),
+            Duration::from_millis(config.worker_interval_ms),
         )),
     ];
     let state = AppState {
@@ -74,9 +119,11 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         catalogue,
         provider: sandbox,
         switches,
+        orders,
     };
     Ok(App {
         listener,
+        orders: state.orders.clone(),
         router: http::router(state),
         store,
         shutdown_grace,
@@ -93,6 +140,11 @@ impl App {
 
     pub fn store(&self) -> DynStore {
         self.store.clone()
+    }
+
+    /// The order service, for operator commands and tests.
+    pub fn orders(&self) -> Arc<Orders> {
+        self.orders.clone()
     }
 
     /// Serves until `shutdown` resolves, then stops accepting, lets in-flight requests finish

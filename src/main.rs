@@ -25,6 +25,44 @@ enum Command {
     Serve,
     /// Apply pending database migrations, then exit.
     Migrate,
+    /// The sandbox market's tools.
+    #[command(subcommand)]
+    Sandbox(SandboxCommand),
+    /// Operator tasks.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Subcommand)]
+enum SandboxCommand {
+    /// Simulate the customer's deposit for an order (default: exactly the ordered amount).
+    Deposit {
+        /// The order's id.
+        order_id: String,
+        /// The amount deposited, in the send coin.
+        amount: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Switch a currency on or off for customers.
+    #[command(subcommand)]
+    Currency(CurrencyCommand),
+}
+
+#[derive(Subcommand)]
+enum CurrencyCommand {
+    /// Customers may not send this currency.
+    DisableSend { code: String },
+    /// Customers may send this currency again.
+    EnableSend { code: String },
+    /// Customers may not receive this currency.
+    DisableRecv { code: String },
+    /// Customers may receive this currency again.
+    EnableRecv { code: String },
+    /// List the operator's switches.
+    List,
 }
 
 fn main() -> ExitCode {
@@ -48,6 +86,10 @@ fn main() -> ExitCode {
         match cli.command.unwrap_or(Command::Serve) {
             Command::Serve => serve(config).await,
             Command::Migrate => migrate(config).await,
+            Command::Sandbox(SandboxCommand::Deposit { order_id, amount }) => {
+                sandbox_deposit(config, &order_id, amount.as_deref()).await
+            }
+            Command::Admin(AdminCommand::Currency(command)) => currency(config, command).await,
         }
     });
     match result {
@@ -71,5 +113,80 @@ async fn migrate(config: Config) -> anyhow::Result<()> {
     let store = ferry::store::open(&config.database_url()).await?;
     store.close().await;
     tracing::info!("migrations applied");
+    Ok(())
+}
+
+async fn sandbox_deposit(
+    config: Config,
+    order_id: &str,
+    amount: Option<&str>,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        config.is_sandbox(),
+        "deposits are simulated only while the sandbox is the provider"
+    );
+    let amount = amount
+        .map(|a| ferry::domain::money::Amount::parse(a).map(|a| a.value()))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("invalid amount: {e}"))?;
+    let store = ferry::store::open(&config.database_url()).await?;
+    let services = ferry::services(&config, store.clone()).await?;
+    let order = services
+        .orders
+        .deposit(order_id, amount, ferry::now_unix())
+        .await?;
+    println!(
+        "order {} is {} (received {} {})",
+        order.id,
+        order.status,
+        order.received_amount.as_deref().unwrap_or("0"),
+        order.from_code
+    );
+    store.close().await;
+    Ok(())
+}
+
+async fn currency(config: Config, command: CurrencyCommand) -> anyhow::Result<()> {
+    use ferry::store::CurrencyOverride;
+    let store = ferry::store::open(&config.database_url()).await?;
+    let (code, send, recv) = match command {
+        CurrencyCommand::List => {
+            for o in store.currency_overrides().await? {
+                let flag = |f: Option<bool>| f.map_or("-", |on| if on { "on" } else { "off" });
+                println!(
+                    "{:<12} send {:<3} recv {:<3}",
+                    o.code,
+                    flag(o.send_enabled),
+                    flag(o.recv_enabled)
+                );
+            }
+            store.close().await;
+            return Ok(());
+        }
+        CurrencyCommand::DisableSend { code } => (code, Some(false), None),
+        CurrencyCommand::EnableSend { code } => (code, Some(true), None),
+        CurrencyCommand::DisableRecv { code } => (code, None, Some(false)),
+        CurrencyCommand::EnableRecv { code } => (code, None, Some(true)),
+    };
+    let currency = ferry::domain::currency::Catalogue::embedded()
+        .get(&code)
+        .ok_or_else(|| anyhow::anyhow!("unknown currency {code}"))?;
+    let current = store
+        .currency_overrides()
+        .await?
+        .into_iter()
+        .find(|o| o.code == currency.code);
+    let value = CurrencyOverride {
+        code: currency.code.clone(),
+        send_enabled: send.or(current.as_ref().and_then(|c| c.send_enabled)),
+        recv_enabled: recv.or(current.as_ref().and_then(|c| c.recv_enabled)),
+        updated_at: ferry::now_unix(),
+    };
+    store.set_currency_override(&value).await?;
+    println!(
+        "{}: send {:?}, recv {:?} (running servers pick this up within 30 s)",
+        value.code, value.send_enabled, value.recv_enabled
+    );
+    store.close().await;
     Ok(())
 }

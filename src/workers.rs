@@ -31,3 +31,21 @@ pub async fn refresh_currency_switches(switches: CurrencySwitches, store: DynSto
         }
     }
 }
+
+/// The order worker: advances due sandbox steps (leased, so replicas never double-process) and
+/// expires orders whose deposit never came.
+pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Duration) {
+    let owner = uuid::Uuid::new_v4().to_string();
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        let now = crate::now_unix();
+        if let Err(error) = orders.advance_due(&owner, now).await {
+            tracing::warn!(error = %error, "order worker: advancing failed");
+        }
+        if let Err(error) = orders.expire_overdue(now).await {
+            tracing::warn!(error = %error, "order worker: expiring failed");
+        }
+    }
+}

@@ -5,7 +5,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, put};
+use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
@@ -23,6 +23,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/currency-overrides", get(list_currency_overrides))
         .route("/currency-overrides/{code}", put(set_currency_override))
+        .route("/sandbox/deposit", post(super::orders::simulate_deposit))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
 }

@@ -7,6 +7,7 @@ pub mod exchange;
 mod extract;
 mod health;
 pub mod metrics;
+pub mod orders;
 mod site_config;
 mod spa;
 
@@ -38,6 +39,7 @@ pub struct AppState {
     pub provider: Arc<dyn LiquidityProvider>,
     pub switches: CurrencySwitches,
     pub quote_limiter: exchange::QuoteLimiter,
+    pub orders: Arc<crate::services::orders::Orders>,
 }
 
 /// Largest request body the site API reads.
@@ -49,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .merge(site_config::router())
         .merge(affiliate::router())
         .merge(exchange::router())
+        .merge(orders::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

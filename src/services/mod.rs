@@ -2,4 +2,5 @@
 
 pub mod affiliate;
 pub mod availability;
+pub mod orders;
 pub mod quotes;

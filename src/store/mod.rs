@@ -19,9 +19,11 @@ pub enum StoreError {
     #[error("database unavailable: {0}")]
     Unavailable(String),
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error("migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("a unique value is already taken")]
+    Conflict,
     #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
     UnsupportedUrl(String),
 }
@@ -64,6 +66,53 @@ pub struct CurrencyOverride {
     pub updated_at: i64,
 }
 
+/// An order as stored. Amounts are decimal strings, times Unix seconds; the services turn them
+/// into domain values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderRecord {
+    pub id: String,
+    pub status: String,
+    pub rate_type: String,
+    pub direction: String,
+    pub provider: String,
+    pub from_code: String,
+    pub to_code: String,
+    pub from_amount: String,
+    pub to_amount: String,
+    pub rate: String,
+    pub from_usd: String,
+    pub to_usd: String,
+    pub deposit_address: String,
+    pub deposit_tag: Option<String>,
+    pub to_address: String,
+    pub to_tag: Option<String>,
+    pub refund_address: Option<String>,
+    pub refund_tag: Option<String>,
+    pub metadata: Option<String>,
+    pub owner_user_id: Option<String>,
+    pub idempotency_key: Option<String>,
+    pub received_amount: Option<String>,
+    pub payout_amount: Option<String>,
+    pub emergency_reason: Option<String>,
+    pub emergency_choice: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub rate_expires_at: Option<i64>,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+    pub next_step_at: Option<i64>,
+}
+
+/// One entry of an order's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderEventRecord {
+    pub id: i64,
+    pub order_id: String,
+    pub status: String,
+    pub detail: Option<String>,
+    pub created_at: i64,
+}
+
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     fn backend(&self) -> Backend;
@@ -80,6 +129,54 @@ pub trait Store: Send + Sync + 'static {
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError>;
 
+    /// Stores a new order and its first event in one transaction. A unique violation (a reused
+    /// idempotency key or deposit address) is `StoreError::Conflict`.
+    async fn insert_order(&self, order: &OrderRecord) -> Result<(), StoreError>;
+
+    async fn find_order(&self, id: &str) -> Result<Option<OrderRecord>, StoreError>;
+
+    async fn find_order_by_idempotency_key(
+        &self,
+        key: &str,
+    ) -> Result<Option<OrderRecord>, StoreError>;
+
+    /// Writes `order`'s mutable fields if its stored status is still `expected_status`, and
+    /// appends an event when the status changed — one transaction. `false` when another writer
+    /// changed the order first.
+    async fn update_order(
+        &self,
+        order: &OrderRecord,
+        expected_status: &str,
+        detail: Option<&str>,
+    ) -> Result<bool, StoreError>;
+
+    /// Events of one order after the event id `after`, oldest first.
+    async fn order_events(&self, id: &str, after: i64)
+    -> Result<Vec<OrderEventRecord>, StoreError>;
+
+    /// Leases up to `limit` orders with a simulated step due by `now` for `lease_seconds`, so that
+    /// replicas sharing a database never work on the same order at once.
+    async fn lease_due_orders(
+        &self,
+        now: i64,
+        owner: &str,
+        lease_seconds: i64,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// Orders still awaiting their deposit after their deadline.
+    async fn overdue_new_orders(
+        &self,
+        now: i64,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// The most recently completed orders.
+    async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// A server-wide secret, made from `candidate` the first time it is asked for.
+    async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError>;
+
     /// Waits for open connections to finish and closes them.
     async fn close(&self);
 }
@@ -92,4 +189,13 @@ pub async fn open(url: &str) -> Result<DynStore, StoreError> {
     let store = SqlStore::connect(url).await?;
     store.migrate().await?;
     Ok(Arc::new(store))
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        match &error {
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            _ => StoreError::Database(error),
+        }
+    }
 }

@@ -9,7 +9,10 @@ use async_trait::async_trait;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
 
-use super::{Backend, CurrencyOverride, NewReferralClick, Store, StoreError, migrations};
+use super::{
+    Backend, CurrencyOverride, NewReferralClick, OrderEventRecord, OrderRecord, Store, StoreError,
+    migrations,
+};
 
 pub struct SqlStore {
     pool: AnyPool,
@@ -177,8 +180,329 @@ impl Store for SqlStore {
             .collect()
     }
 
+    async fn insert_order(&self, order: &OrderRecord) -> Result<(), StoreError> {
+        self.insert_order_impl(order).await
+    }
+
+    async fn find_order(&self, id: &str) -> Result<Option<OrderRecord>, StoreError> {
+        self.find_order_where("id", id).await
+    }
+
+    async fn find_order_by_idempotency_key(
+        &self,
+        key: &str,
+    ) -> Result<Option<OrderRecord>, StoreError> {
+        self.find_order_where("idempotency_key", key).await
+    }
+
+    async fn update_order(
+        &self,
+        order: &OrderRecord,
+        expected_status: &str,
+        detail: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        self.update_order_impl(order, expected_status, detail).await
+    }
+
+    async fn order_events(
+        &self,
+        id: &str,
+        after: i64,
+    ) -> Result<Vec<OrderEventRecord>, StoreError> {
+        self.order_events_impl(id, after).await
+    }
+
+    async fn lease_due_orders(
+        &self,
+        now: i64,
+        owner: &str,
+        lease_seconds: i64,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError> {
+        self.lease_due_orders_impl(now, owner, lease_seconds, limit)
+            .await
+    }
+
+    async fn overdue_new_orders(
+        &self,
+        now: i64,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError> {
+        self.orders_query(
+            "status = 'NEW' AND expires_at <= $2",
+            "expires_at",
+            Some(now),
+            limit,
+        )
+        .await
+    }
+
+    async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError> {
+        self.orders_query("status = 'COMPLETED'", "finished_at DESC", None, limit)
+            .await
+    }
+
+    async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError> {
+        self.secret_impl(name, candidate).await
+    }
+
     async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provider, from_code, to_code, \
+    from_amount, to_amount, rate, from_usd, to_usd, deposit_address, deposit_tag, to_address, \
+    to_tag, refund_address, refund_tag, metadata, owner_user_id, idempotency_key, \
+    received_amount, payout_amount, emergency_reason, emergency_choice, created_at, expires_at, \
+    rate_expires_at, updated_at, finished_at, next_step_at";
+
+fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
+    Ok(OrderRecord {
+        id: row.try_get("id")?,
+        status: row.try_get("status")?,
+        rate_type: row.try_get("rate_type")?,
+        direction: row.try_get("direction")?,
+        provider: row.try_get("provider")?,
+        from_code: row.try_get("from_code")?,
+        to_code: row.try_get("to_code")?,
+        from_amount: row.try_get("from_amount")?,
+        to_amount: row.try_get("to_amount")?,
+        rate: row.try_get("rate")?,
+        from_usd: row.try_get("from_usd")?,
+        to_usd: row.try_get("to_usd")?,
+        deposit_address: row.try_get("deposit_address")?,
+        deposit_tag: row.try_get("deposit_tag")?,
+        to_address: row.try_get("to_address")?,
+        to_tag: row.try_get("to_tag")?,
+        refund_address: row.try_get("refund_address")?,
+        refund_tag: row.try_get("refund_tag")?,
+        metadata: row.try_get("metadata")?,
+        owner_user_id: row.try_get("owner_user_id")?,
+        idempotency_key: row.try_get("idempotency_key")?,
+        received_amount: row.try_get("received_amount")?,
+        payout_amount: row.try_get("payout_amount")?,
+        emergency_reason: row.try_get("emergency_reason")?,
+        emergency_choice: row.try_get("emergency_choice")?,
+        created_at: row.try_get("created_at")?,
+        expires_at: row.try_get("expires_at")?,
+        rate_expires_at: row.try_get("rate_expires_at")?,
+        updated_at: row.try_get("updated_at")?,
+        finished_at: row.try_get("finished_at")?,
+        next_step_at: row.try_get("next_step_at")?,
+    })
+}
+
+fn orders_from_rows(rows: &[sqlx::any::AnyRow]) -> Result<Vec<OrderRecord>, StoreError> {
+    rows.iter()
+        .map(|r| order_from_row(r).map_err(StoreError::from))
+        .collect()
+}
+
+async fn append_event<'c>(
+    tx: &mut sqlx::Transaction<'c, sqlx::Any>,
+    order: &OrderRecord,
+    detail: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO order_events (order_id, status, detail, created_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&order.id)
+    .bind(&order.status)
+    .bind(detail)
+    .bind(order.updated_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl SqlStore {
+    pub(super) async fn insert_order_impl(&self, o: &OrderRecord) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(&format!(
+            "INSERT INTO orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+             $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, \
+             $26, $27, $28, $29, $30, $31)"
+        ))
+        .bind(&o.id)
+        .bind(&o.status)
+        .bind(&o.rate_type)
+        .bind(&o.direction)
+        .bind(&o.provider)
+        .bind(&o.from_code)
+        .bind(&o.to_code)
+        .bind(&o.from_amount)
+        .bind(&o.to_amount)
+        .bind(&o.rate)
+        .bind(&o.from_usd)
+        .bind(&o.to_usd)
+        .bind(&o.deposit_address)
+        .bind(&o.deposit_tag)
+        .bind(&o.to_address)
+        .bind(&o.to_tag)
+        .bind(&o.refund_address)
+        .bind(&o.refund_tag)
+        .bind(&o.metadata)
+        .bind(&o.owner_user_id)
+        .bind(&o.idempotency_key)
+        .bind(&o.received_amount)
+        .bind(&o.payout_amount)
+        .bind(&o.emergency_reason)
+        .bind(&o.emergency_choice)
+        .bind(o.created_at)
+        .bind(o.expires_at)
+        .bind(o.rate_expires_at)
+        .bind(o.updated_at)
+        .bind(o.finished_at)
+        .bind(o.next_step_at)
+        .execute(&mut *tx)
+        .await?;
+        append_event(&mut tx, o, Some("created")).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(super) async fn update_order_impl(
+        &self,
+        o: &OrderRecord,
+        expected_status: &str,
+        detail: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let result = sqlx::query(
+            "UPDATE orders SET status = $1, to_amount = $2, received_amount = $3, \
+             payout_amount = $4, refund_address = $5, refund_tag = $6, emergency_reason = $7, \
+             emergency_choice = $8, updated_at = $9, finished_at = $10, next_step_at = $11, \
+             lease_owner = NULL, lease_until = NULL \
+             WHERE id = $12 AND status = $13",
+        )
+        .bind(&o.status)
+        .bind(&o.to_amount)
+        .bind(&o.received_amount)
+        .bind(&o.payout_amount)
+        .bind(&o.refund_address)
+        .bind(&o.refund_tag)
+        .bind(&o.emergency_reason)
+        .bind(&o.emergency_choice)
+        .bind(o.updated_at)
+        .bind(o.finished_at)
+        .bind(o.next_step_at)
+        .bind(&o.id)
+        .bind(expected_status)
+        .execute(&mut *tx)
+        .await?;
+        if result.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        if o.status != expected_status {
+            append_event(&mut tx, o, detail).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    pub(super) async fn find_order_where(
+        &self,
+        column: &str,
+        value: &str,
+    ) -> Result<Option<OrderRecord>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE {column} = $1"
+        ))
+        .bind(value)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(order_from_row).transpose()?)
+    }
+
+    pub(super) async fn order_events_impl(
+        &self,
+        id: &str,
+        after: i64,
+    ) -> Result<Vec<OrderEventRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, order_id, status, detail, created_at FROM order_events \
+             WHERE order_id = $1 AND id > $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(OrderEventRecord {
+                    id: r.try_get("id")?,
+                    order_id: r.try_get("order_id")?,
+                    status: r.try_get("status")?,
+                    detail: r.try_get("detail")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn lease_due_orders_impl(
+        &self,
+        now: i64,
+        owner: &str,
+        lease_seconds: i64,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError> {
+        // The lease condition is repeated outside the subquery so that PostgreSQL re-checks it
+        // after waiting for a row another replica is leasing at the same moment.
+        let rows = sqlx::query(&format!(
+            "UPDATE orders SET lease_owner = $1, lease_until = $2 \
+             WHERE id IN (SELECT id FROM orders WHERE next_step_at IS NOT NULL \
+                 AND next_step_at <= $3 AND (lease_until IS NULL OR lease_until < $3) \
+                 ORDER BY next_step_at LIMIT $4) \
+             AND (lease_until IS NULL OR lease_until < $3) \
+             RETURNING {ORDER_COLUMNS}"
+        ))
+        .bind(owner)
+        .bind(now + lease_seconds)
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        orders_from_rows(&rows)
+    }
+
+    pub(super) async fn orders_query(
+        &self,
+        condition: &str,
+        order_by: &str,
+        value: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE {condition} ORDER BY {order_by} LIMIT $1"
+        );
+        let mut query = sqlx::query(&sql).bind(limit);
+        if let Some(value) = value {
+            query = query.bind(value);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        orders_from_rows(&rows)
+    }
+
+    pub(super) async fn secret_impl(
+        &self,
+        name: &str,
+        candidate: &str,
+    ) -> Result<String, StoreError> {
+        sqlx::query(
+            "INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(name)
+        .bind(candidate)
+        .execute(&self.pool)
+        .await?;
+        let row = sqlx::query("SELECT value FROM app_secrets WHERE name = $1")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("value")?)
     }
 }
 

@@ -107,3 +107,46 @@ fn sigterm_stops_the_server_cleanly() {
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("\"stopped\"")), "{rest:?}");
 }
+
+#[test]
+fn the_operator_switches_a_currency_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let output = ferry()
+            .args(args)
+            .env("FERRY_DATA_DIR", dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    run(&["admin", "currency", "disable-send", "xmr"]);
+    run(&["admin", "currency", "disable-recv", "XMR"]);
+    let listed = run(&["admin", "currency", "list"]);
+    assert!(
+        listed.contains("XMR") && listed.contains("send off") && listed.contains("recv off"),
+        "{listed}"
+    );
+    let unknown = ferry()
+        .args(["admin", "currency", "disable-send", "NOPE"])
+        .env("FERRY_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+}
+
+#[test]
+fn a_sandbox_deposit_for_an_unknown_order_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = ferry()
+        .args(["sandbox", "deposit", "NOSUCHORDER"])
+        .env("FERRY_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Order not found"));
+}

@@ -121,7 +121,8 @@ pub struct TestApp {
     pub address: SocketAddr,
     pub client: reqwest::Client,
     pub store: DynStore,
-    _db: TestDb,
+    pub orders: std::sync::Arc<ferry::services::orders::Orders>,
+    pub db: TestDb,
     _data_dir: tempfile::TempDir,
 }
 
@@ -144,12 +145,14 @@ pub async fn spawn_app_with(db: Db, configure: impl FnOnce(&mut Config)) -> Opti
     let app = ferry::build(config).await.expect("build app");
     let address = app.local_addr();
     let store = app.store();
+    let orders = app.orders();
     tokio::spawn(app.run_until(std::future::pending()));
     Some(TestApp {
         address,
         client: reqwest::Client::new(),
         store,
-        _db: test_db,
+        orders,
+        db: test_db,
         _data_dir: data_dir,
     })
 }

@@ -5,5 +5,6 @@ mod affiliate;
 mod binary;
 mod exchange;
 mod helpers;
+mod orders;
 mod platform;
 mod store;

@@ -22,6 +22,25 @@ pub fn validate(address: &str) -> Result<(), AddressError> {
     Ok(())
 }
 
+/// Formats 20 bytes as an EIP-55 mixed-case address.
+pub fn checksummed_evm_address(bytes: &[u8]) -> String {
+    let lower = hex::encode(bytes);
+    let hash = Keccak256::digest(lower.as_bytes());
+    let body: String = lower
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            let nibble = (hash[i / 2] >> (if i % 2 == 0 { 4 } else { 0 })) & 0x0f;
+            if nibble >= 8 {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            }
+        })
+        .collect();
+    format!("0x{body}")
+}
+
 /// EIP-55: a letter is upper case exactly when the matching nibble of
 /// keccak256(lowercase hex) is 8 or more.
 fn eip55_matches(hex: &str) -> bool {

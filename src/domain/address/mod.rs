@@ -9,6 +9,8 @@ mod tag;
 
 use serde::{Deserialize, Serialize};
 
+pub use bech32::cosmos_prefix;
+pub use evm::checksummed_evm_address;
 pub use tag::{TagError, validate_tag};
 
 /// How a network's addresses are written and checked.

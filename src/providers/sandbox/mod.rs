@@ -3,6 +3,7 @@
 //! $100,000; reserves, network fees and maintenance flags are simulated per currency. No real
 //! funds ever move.
 
+pub mod addresses;
 mod market;
 
 pub use market::{SandboxConfig, SandboxMarket};

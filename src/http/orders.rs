@@ -1,0 +1,451 @@
+//! Orders over HTTP (spec/exchange.md §3, §7): create, details, public tracking, the emergency
+//! choice, the refund address, live events and the recent-transactions feed.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::AppState;
+use super::error::ApiError;
+use super::extract::ApiJson;
+use crate::domain::currency::Currency;
+use crate::domain::fees::{Direction, RateType};
+use crate::domain::money::AmountInput;
+use crate::domain::order::OrderStatus;
+use crate::services::orders::{EmergencyChoice, NewOrder, OrderError, Orders};
+use crate::store::OrderRecord;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/create-order", post(create_order))
+        .route("/order-details/{id}", get(get_order_details))
+        .route("/track-order", post(track_order))
+        .route("/order-emergency", post(choose_emergency))
+        .route("/order-refund-address", post(set_refund_address))
+        .route("/orders/{id}/events", get(stream_order_events))
+        .route("/recent-transactions", get(list_recent_transactions))
+}
+
+impl From<OrderError> for ApiError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::Invalid(message) => ApiError::BadRequest(message),
+            OrderError::NotFound => ApiError::NotFoundWith("Order not found".into()),
+            OrderError::Conflict(message) => ApiError::Conflict(message),
+            OrderError::Quote(e) => super::exchange::quote_error(e),
+            OrderError::Store(e) => e.into(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateOrderRequest {
+    from_ccy: String,
+    to_ccy: String,
+    amount: AmountInput,
+    to_address: String,
+    #[serde(default)]
+    refund_address: Option<String>,
+    #[serde(default)]
+    refund_tag: Option<String>,
+    #[serde(default = "default_direction")]
+    direction: Direction,
+    #[serde(default = "default_rate_type", rename = "type")]
+    rate_type: RateType,
+    #[serde(default)]
+    tag: Option<String>,
+    #[serde(default)]
+    metadata: Option<String>,
+}
+
+fn default_direction() -> Direction {
+    Direction::From
+}
+
+fn default_rate_type() -> RateType {
+    RateType::Float
+}
+
+/// Longest `Idempotency-Key` accepted.
+const IDEMPOTENCY_KEY_LIMIT: usize = 128;
+
+async fn create_order(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CreateOrderRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let key = headers
+        .get("idempotency-key")
+        .map(|v| v.to_str().map(str::trim))
+        .transpose()
+        .map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?
+        .filter(|k| !k.is_empty());
+    if key.is_some_and(|k| k.len() > IDEMPOTENCY_KEY_LIMIT) {
+        return Err(ApiError::BadRequest("Idempotency-Key is too long".into()));
+    }
+    let orders = &state.orders;
+    let order = orders
+        .create(
+            NewOrder {
+                from: &body.from_ccy,
+                to: &body.to_ccy,
+                amount: &body.amount.0,
+                direction: body.direction,
+                rate_type: body.rate_type,
+                to_address: &body.to_address,
+                to_tag: body.tag.as_deref(),
+                refund_address: body.refund_address.as_deref(),
+                refund_tag: body.refund_tag.as_deref(),
+                metadata: body.metadata.as_deref(),
+                idempotency_key: key,
+                owner_user_id: None,
+            },
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(Json(
+        json!({ "code": 0, "msg": "OK", "data": order_view(orders, &order) }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn get_order_details(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state
+        .orders
+        .authorized(&id, query.token.as_deref(), None)
+        .await?;
+    Ok(Json(
+        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct TrackRequest {
+    order_id: String,
+}
+
+/// A public status view: no addresses, no token.
+async fn track_order(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<TrackRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state.orders.find(body.order_id.trim()).await?;
+    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+    let side = |code: &str, amount: &str| {
+        let currency = state.orders.currency(code);
+        json!({
+            "code": code,
+            "coin": currency.map(|c| c.coin.as_str()),
+            "network": currency.map(|c| c.network.as_str()),
+            "amount": amount,
+        })
+    };
+    Ok(Json(json!({
+        "code": 0,
+        "msg": "OK",
+        "data": {
+            "id": order.id,
+            "status": order.status,
+            "type": order.rate_type,
+            "progress": status.progress(),
+            "from": side(&order.from_code, order.received_amount.as_deref().unwrap_or(&order.from_amount)),
+            "to": side(&order.to_code, order.payout_amount.as_deref().unwrap_or(&order.to_amount)),
+            "time": { "reg": order.created_at, "expiration": order.expires_at, "finished": order.finished_at },
+        }
+    })))
+}
+
+#[derive(Deserialize)]
+struct EmergencyRequest {
+    id: String,
+    token: String,
+    choice: String,
+    #[serde(default)]
+    address: Option<String>,
+    #[serde(default)]
+    tag: Option<String>,
+}
+
+async fn choose_emergency(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<EmergencyRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let choice = match body.choice.to_ascii_uppercase().as_str() {
+        "REFUND" => EmergencyChoice::Refund,
+        "EXCHANGE" => EmergencyChoice::Exchange,
+        _ => {
+            return Err(ApiError::BadRequest(
+                "choice must be REFUND or EXCHANGE".into(),
+            ));
+        }
+    };
+    let order = state
+        .orders
+        .authorized(&body.id, Some(&body.token), None)
+        .await?;
+    let order = state
+        .orders
+        .choose(
+            order,
+            choice,
+            body.address.as_deref(),
+            body.tag.as_deref(),
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(Json(
+        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct RefundAddressRequest {
+    id: String,
+    token: String,
+    address: String,
+    #[serde(default)]
+    tag: Option<String>,
+}
+
+async fn set_refund_address(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<RefundAddressRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state
+        .orders
+        .authorized(&body.id, Some(&body.token), None)
+        .await?;
+    let order = state
+        .orders
+        .set_refund_address(order, &body.address, body.tag.as_deref(), crate::now_unix())
+        .await?;
+    Ok(Json(
+        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
+    ))
+}
+
+/// Server-sent events: every status change of the order as it happens (the history first).
+/// The stream polls the database, so it sees changes made by any replica, and wakes at once on
+/// this replica's own changes.
+async fn stream_order_events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let order = state
+        .orders
+        .authorized(&id, query.token.as_deref(), None)
+        .await?;
+    let start = StreamState {
+        state,
+        id: order.id,
+        after: 0,
+        finished: false,
+        changes: None,
+    };
+    let events = stream::unfold(start, |mut s| async move {
+        if s.finished {
+            return None;
+        }
+        let mut changes = s
+            .changes
+            .take()
+            .unwrap_or_else(|| s.state.orders.subscribe());
+        loop {
+            match s.state.store.order_events(&s.id, s.after).await {
+                Ok(found) if !found.is_empty() => {
+                    let mut batch = Vec::new();
+                    for event in found {
+                        s.after = event.id;
+                        let status = OrderStatus::parse(&event.status);
+                        s.finished |= status.is_some_and(OrderStatus::is_final);
+                        batch.push(
+                            Event::default()
+                                .event("status")
+                                .id(event.id.to_string())
+                                .data(
+                                    json!({
+                                        "status": event.status,
+                                        "progress": status.map_or(20, OrderStatus::progress),
+                                        "detail": event.detail,
+                                        "at": event.created_at,
+                                    })
+                                    .to_string(),
+                                ),
+                        );
+                    }
+                    s.changes = Some(changes);
+                    return Some((stream::iter(batch.into_iter().map(Ok)), s));
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(error = %error, "order events poll failed"),
+            }
+            // Wait for a change here, or poll again in a moment for changes elsewhere.
+            let _ = tokio::time::timeout(Duration::from_secs(1), changes.recv()).await;
+        }
+    });
+    use futures_util::StreamExt;
+    Ok(Sse::new(events.flatten()).keep_alive(KeepAlive::default()))
+}
+
+struct StreamState {
+    state: AppState,
+    id: String,
+    after: i64,
+    finished: bool,
+    changes: Option<crate::services::orders::OrderChanges>,
+}
+
+/// The latest completed orders: real data only, no addresses, ids hashed.
+async fn list_recent_transactions(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let orders = state.store.recent_completed_orders(10).await?;
+    let list: Vec<Value> = orders
+        .iter()
+        .map(|o| {
+            let coin = |code: &str| {
+                state
+                    .orders
+                    .currency(code)
+                    .map_or(code.to_owned(), |c| c.coin.clone())
+            };
+            let finished = o.finished_at.unwrap_or(o.updated_at);
+            json!({
+                "id": hex::encode(&Sha256::digest(o.id.as_bytes())[..6]),
+                "from_currency": coin(&o.from_code),
+                "from_amount": o.received_amount.as_deref().unwrap_or(&o.from_amount),
+                "to_currency": coin(&o.to_code),
+                "to_amount": o.payout_amount.as_deref().unwrap_or(&o.to_amount),
+                "timestamp": finished,
+                "execution_time": finished - o.created_at,
+            })
+        })
+        .collect();
+    Ok((
+        [(axum::http::header::CACHE_CONTROL, "no-cache")],
+        Json(list),
+    )
+        .into_response())
+}
+
+/// The order as the web client reads it (spec/exchange.md §3).
+pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
+    let from = orders.currency(&order.from_code);
+    let to = orders.currency(&order.to_code);
+    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+    let now = crate::now_unix();
+    let left = if status == OrderStatus::New {
+        (order.expires_at - now).max(0)
+    } else {
+        0
+    };
+    let names = |c: Option<&Currency>| {
+        (
+            c.map(|c| c.coin.clone()),
+            c.map(|c| c.network.clone()),
+            c.map(|c| c.name.clone()),
+            c.and_then(|c| c.tag.clone()),
+        )
+    };
+    let (from_coin, from_network, from_name, from_tag_name) = names(from);
+    let (to_coin, to_network, to_name, to_tag_name) = names(to);
+    json!({
+        "id": order.id,
+        "token": orders.token_of(&order.id),
+        "status": order.status,
+        "type": order.rate_type,
+        "direction": order.direction,
+        "progress": status.progress(),
+        "rate": order.rate,
+        "from": {
+            "amount": order.from_amount,
+            "code": order.from_code,
+            "coin": from_coin,
+            "network": from_network,
+            "name": from_name,
+            "address": order.deposit_address,
+            "tag": order.deposit_tag,
+            "tagName": from_tag_name,
+            "usd": order.from_usd,
+            "received": order.received_amount,
+            "confirmations": from.map(|c| c.confirmations),
+        },
+        "to": {
+            "amount": order.to_amount,
+            "code": order.to_code,
+            "coin": to_coin,
+            "network": to_network,
+            "name": to_name,
+            "address": order.to_address,
+            "tag": order.to_tag,
+            "tagName": to_tag_name,
+            "usd": order.to_usd,
+            "sent": order.payout_amount,
+        },
+        "refund": { "address": order.refund_address, "tag": order.refund_tag },
+        "emergency": order.emergency_reason.as_ref().map(|reason| json!({
+            "reason": reason,
+            "choice": order.emergency_choice.as_deref().unwrap_or("NONE"),
+        })),
+        "time": {
+            "reg": order.created_at,
+            "expiration": order.expires_at,
+            "left": left,
+            "rateExpiration": order.rate_expires_at,
+            "update": order.updated_at,
+            "finish": order.finished_at,
+        },
+        "metadata": order.metadata,
+    })
+}
+
+#[derive(Deserialize)]
+pub struct SandboxDepositRequest {
+    order_id: String,
+    #[serde(default)]
+    amount: Option<AmountInput>,
+}
+
+/// `POST /api/admin/sandbox/deposit`: simulates the customer's deposit.
+pub async fn simulate_deposit(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<SandboxDepositRequest>,
+) -> Result<Json<Value>, ApiError> {
+    if !state.config.is_sandbox() {
+        return Err(ApiError::NotFound);
+    }
+    let amount = body
+        .amount
+        .map(|a| {
+            crate::domain::money::Amount::parse(&a.0)
+                .map(|a| a.value())
+                .map_err(|e| ApiError::BadRequest(format!("Invalid amount: {e}")))
+        })
+        .transpose()?;
+    let order = state
+        .orders
+        .deposit(body.order_id.trim(), amount, crate::now_unix())
+        .await?;
+    Ok(Json(
+        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
+    ))
+}

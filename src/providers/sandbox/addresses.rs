@@ -1,0 +1,125 @@
+//! Deposit addresses (and tags) the sandbox hands out: random keys encoded the way each chain
+//! encodes them, so every one passes Ferry's real validators.
+
+use bech32::{Bech32, Hrp};
+use blake2::{Blake2b512, Digest};
+use crc::{CRC_16_XMODEM, Crc};
+use data_encoding::{BASE32_NOPAD, BASE64URL};
+use rand::Rng;
+
+use crate::domain::address::{AddressFamily, checksummed_evm_address};
+use crate::domain::currency::Currency;
+
+const CRC16: Crc<u16> = Crc::<u16>::new(&CRC_16_XMODEM);
+
+/// A fresh address and, for chains that need one, a memo/tag.
+pub fn deposit_address(currency: &Currency, rng: &mut impl Rng) -> (String, Option<String>) {
+    let mut bytes = |n: usize| -> Vec<u8> { (0..n).map(|_| rng.random()).collect() };
+    let address = match currency.family {
+        AddressFamily::Btc => segwit("bc", &bytes(20)),
+        AddressFamily::Ltc => segwit("ltc", &bytes(20)),
+        AddressFamily::Doge => base58check(&[0x1e], &bytes(20)),
+        AddressFamily::Dash => base58check(&[0x4c], &bytes(20)),
+        AddressFamily::Zec => base58check(&[0x1c, 0xb8], &bytes(20)),
+        AddressFamily::Bch => base58check(&[0x00], &bytes(20)),
+        AddressFamily::Trx => base58check(&[0x41], &bytes(20)),
+        AddressFamily::Xrp => bs58::encode([vec![0], bytes(20)].concat())
+            .with_alphabet(bs58::Alphabet::RIPPLE)
+            .with_check()
+            .into_string(),
+        AddressFamily::Xlm => stellar(&bytes(32)),
+        AddressFamily::Xmr => {
+            base58_monero::encode_check(&[vec![18], bytes(64)].concat()).unwrap_or_default()
+        }
+        AddressFamily::Ada => bech32_of("addr", &[vec![0x01], bytes(56)].concat()),
+        AddressFamily::Sol => bs58::encode(bytes(32)).into_string(),
+        AddressFamily::Dot => polkadot(&bytes(32)),
+        AddressFamily::Atom => bech32_of("cosmos", &bytes(20)),
+        AddressFamily::Cosmos => bech32_of(
+            crate::domain::address::cosmos_prefix(&currency.network),
+            &bytes(20),
+        ),
+        AddressFamily::Evm => checksummed_evm_address(&bytes(20)),
+        AddressFamily::Eos => "ferrysandbox".to_owned(),
+        AddressFamily::Ton => ton(&bytes(32)),
+        AddressFamily::Other => format!("sbx{}", hex::encode(bytes(20))),
+    };
+    let tag = match currency.family {
+        AddressFamily::Xrp => Some(rng.random_range(100_000..4_000_000_000_u32).to_string()),
+        _ if currency.tag.is_some() => {
+            Some(rng.random_range(100_000_000..999_999_999_u32).to_string())
+        }
+        _ => None,
+    };
+    (address, tag)
+}
+
+fn base58check(version: &[u8], payload: &[u8]) -> String {
+    bs58::encode([version, payload].concat())
+        .with_check()
+        .into_string()
+}
+
+fn segwit(hrp: &str, program: &[u8]) -> String {
+    bech32::segwit::encode_v0(Hrp::parse_unchecked(hrp), program).unwrap_or_default()
+}
+
+fn bech32_of(hrp: &str, data: &[u8]) -> String {
+    bech32::encode::<Bech32>(Hrp::parse_unchecked(hrp), data).unwrap_or_default()
+}
+
+fn stellar(key: &[u8]) -> String {
+    let body = [&[6 << 3], key].concat();
+    let checksum = CRC16.checksum(&body).to_le_bytes();
+    BASE32_NOPAD.encode(&[body.as_slice(), &checksum].concat())
+}
+
+fn polkadot(key: &[u8]) -> String {
+    let digest = Blake2b512::new()
+        .chain_update(b"SS58PRE")
+        .chain_update([0])
+        .chain_update(key)
+        .finalize();
+    bs58::encode([&[0], key, &digest[..2]].concat()).into_string()
+}
+
+fn ton(hash: &[u8]) -> String {
+    let body = [&[0x51, 0x00], hash].concat();
+    let checksum = CRC16.checksum(&body).to_be_bytes();
+    BASE64URL.encode(&[body.as_slice(), &checksum].concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+    use crate::domain::address::{validate_address, validate_tag};
+    use crate::domain::currency::Catalogue;
+
+    #[test]
+    fn every_currency_gets_addresses_and_tags_that_pass_the_real_validators() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for currency in Catalogue::embedded().all() {
+            for _ in 0..5 {
+                let (address, tag) = deposit_address(currency, &mut rng);
+                assert_eq!(
+                    validate_address(currency.family, &currency.network, &address),
+                    Ok(()),
+                    "{} {address}",
+                    currency.code
+                );
+                assert_eq!(tag.is_some(), currency.tag.is_some(), "{}", currency.code);
+                if let Some(tag) = tag {
+                    assert_eq!(
+                        validate_tag(currency.family, &tag),
+                        Ok(()),
+                        "{}",
+                        currency.code
+                    );
+                }
+            }
+        }
+    }
+}

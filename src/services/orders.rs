@@ -1,0 +1,752 @@
+//! Orders: creation (validated again on the server), the deposit, the simulated lifecycle,
+//! expiry, the emergency choice and the refund address (spec/exchange.md §3, §4, §9).
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use hmac::{Hmac, Mac};
+use rand::Rng;
+use rust_decimal::Decimal;
+use sha2::Sha256;
+use tokio::sync::broadcast;
+
+use super::availability::CurrencySwitches;
+use super::quotes::{QuoteError, QuoteIssue, QuoteRequest, QuoteService};
+use crate::domain::address::{AddressError, validate_address, validate_tag};
+use crate::domain::currency::{Catalogue, Currency};
+use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
+use crate::domain::money::{round_down, to_wire};
+use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
+use crate::providers::LiquidityProvider;
+use crate::providers::sandbox::addresses::deposit_address;
+use crate::store::{DynStore, OrderRecord, StoreError};
+
+const ID_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const ID_LENGTH: usize = 16;
+const METADATA_LIMIT: usize = 2048;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrderError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("Order not found")]
+    NotFound,
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Quote(#[from] QuoteError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What a customer asks for.
+pub struct NewOrder<'a> {
+    pub from: &'a str,
+    pub to: &'a str,
+    pub amount: &'a str,
+    pub direction: Direction,
+    pub rate_type: RateType,
+    pub to_address: &'a str,
+    pub to_tag: Option<&'a str>,
+    pub refund_address: Option<&'a str>,
+    pub refund_tag: Option<&'a str>,
+    pub metadata: Option<&'a str>,
+    pub idempotency_key: Option<&'a str>,
+    pub owner_user_id: Option<&'a str>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct OrderSettings {
+    /// Seconds an order waits for its deposit.
+    pub expiry_seconds: i64,
+    /// Seconds between simulated steps once the deposit is in.
+    pub sandbox_step_seconds: i64,
+    /// When set, the sandbox deposits the exact amount by itself this long after creation.
+    pub autopilot_seconds: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmergencyChoice {
+    Exchange,
+    Refund,
+}
+
+pub struct Orders {
+    pub store: DynStore,
+    pub catalogue: &'static Catalogue,
+    pub provider: Arc<dyn LiquidityProvider>,
+    pub switches: CurrencySwitches,
+    pub fees: FeeSchedule,
+    pub settings: OrderSettings,
+    token_key: Vec<u8>,
+    changes: broadcast::Sender<String>,
+}
+
+/// Which order changed: wakes the event streams of this process at once.
+pub type OrderChanges = broadcast::Receiver<String>;
+
+impl Orders {
+    pub async fn new(
+        store: DynStore,
+        catalogue: &'static Catalogue,
+        provider: Arc<dyn LiquidityProvider>,
+        switches: CurrencySwitches,
+        fees: FeeSchedule,
+        settings: OrderSettings,
+    ) -> Result<Orders, StoreError> {
+        let candidate = hex::encode(rand::rng().random::<[u8; 32]>());
+        let token_key = hex::decode(store.secret("order_token_key", &candidate).await?)
+            .unwrap_or_else(|_| candidate.into_bytes());
+        let (changes, _) = broadcast::channel(256);
+        Ok(Orders {
+            store,
+            catalogue,
+            provider,
+            switches,
+            fees,
+            settings,
+            token_key,
+            changes,
+        })
+    }
+
+    pub fn subscribe(&self) -> OrderChanges {
+        self.changes.subscribe()
+    }
+
+    /// The secret that proves the holder created the order: an HMAC of its id, so it is
+    /// never stored and a retried creation can hand it out again.
+    pub fn token_of(&self, id: &str) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("any key length");
+        mac.update(b"order-token:");
+        mac.update(id.as_bytes());
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
+
+    fn token_matches(&self, id: &str, token: &str) -> bool {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("any key length");
+        mac.update(b"order-token:");
+        mac.update(id.as_bytes());
+        let expected = mac.finalize().into_bytes();
+        hex::decode(token)
+            .is_ok_and(|given| given.len() == 16 && constant_eq(&given, &expected[..16]))
+    }
+
+    pub fn currency(&self, code: &str) -> Option<&'static Currency> {
+        self.catalogue.get(code)
+    }
+
+    fn quotes(&self) -> QuoteService<'_> {
+        QuoteService {
+            catalogue: self.catalogue,
+            provider: self.provider.as_ref(),
+            switches: &self.switches,
+            fees: self.fees,
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(from = request.from, to = request.to))]
+    pub async fn create(&self, request: NewOrder<'_>, now: i64) -> Result<OrderRecord, OrderError> {
+        if let Some(existing) = self.existing(request.idempotency_key).await? {
+            return Ok(existing);
+        }
+        let quote = self
+            .quotes()
+            .quote(QuoteRequest {
+                from: request.from,
+                to: request.to,
+                amount: request.amount,
+                direction: request.direction,
+                rate_type: request.rate_type,
+            })
+            .await?;
+        let (from, to) = (quote.from.currency, quote.to.currency);
+        if let Some(issue) = quote.issues.first() {
+            return Err(OrderError::Invalid(issue_message(
+                *issue,
+                &quote.from,
+                &quote.to,
+            )));
+        }
+        check_address(to, request.to_address)?;
+        let to_tag = non_empty(request.to_tag);
+        if let Some(tag) = to_tag {
+            validate_tag(to.family, tag).map_err(|e| {
+                OrderError::Invalid(format!("Invalid {} {}: {e}", to.coin, tag_label(to)))
+            })?;
+        }
+        // The widget sends the destination as the refund address by default (spec §5): keep it
+        // only when it is valid for the send coin's network; the refund choice asks otherwise.
+        let refund_address = non_empty(request.refund_address)
+            .filter(|a| validate_address(from.family, &from.network, a).is_ok())
+            .map(str::to_owned);
+        let refund_tag = refund_address
+            .as_ref()
+            .and(non_empty(request.refund_tag))
+            .filter(|t| validate_tag(from.family, t).is_ok())
+            .map(str::to_owned);
+        let metadata = check_metadata(request.metadata)?;
+
+        let is_fixed = request.rate_type == RateType::Fixed;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let (deposit, deposit_tag) = deposit_address(from, &mut rand::rng());
+            let record = OrderRecord {
+                id: new_order_id(),
+                status: OrderStatus::New.as_str().to_owned(),
+                rate_type: rate_type_str(request.rate_type).to_owned(),
+                direction: direction_str(request.direction).to_owned(),
+                provider: self.provider.name().to_owned(),
+                from_code: from.code.clone(),
+                to_code: to.code.clone(),
+                from_amount: to_wire(quote.from.amount),
+                to_amount: to_wire(quote.to.amount),
+                rate: to_wire(quote.from.rate),
+                from_usd: format!("{:.2}", quote.from.usd),
+                to_usd: format!("{:.2}", quote.to.usd),
+                deposit_address: deposit,
+                deposit_tag,
+                to_address: request.to_address.trim().to_owned(),
+                to_tag: to_tag.map(str::to_owned),
+                refund_address: refund_address.clone(),
+                refund_tag: refund_tag.clone(),
+                metadata: metadata.clone(),
+                owner_user_id: request.owner_user_id.map(str::to_owned),
+                idempotency_key: request.idempotency_key.map(str::to_owned),
+                received_amount: None,
+                payout_amount: None,
+                emergency_reason: None,
+                emergency_choice: None,
+                created_at: now,
+                expires_at: now + self.settings.expiry_seconds,
+                rate_expires_at: is_fixed.then(|| now + fees::FIXED_RATE_HOLD.as_secs() as i64),
+                updated_at: now,
+                finished_at: None,
+                next_step_at: self.settings.autopilot_seconds.map(|s| now + s),
+            };
+            match self.store.insert_order(&record).await {
+                Ok(()) => {
+                    tracing::info!(order.id = %record.id, "order created");
+                    self.notify(&record.id);
+                    return Ok(record);
+                }
+                Err(StoreError::Conflict) => {
+                    if let Some(existing) = self.existing(request.idempotency_key).await? {
+                        return Ok(existing);
+                    }
+                    if attempts >= 5 {
+                        return Err(OrderError::Conflict(
+                            "Could not allocate a deposit address".into(),
+                        ));
+                    }
+                }
+                Err(other) => return Err(other.into()),
+            }
+        }
+    }
+
+    /// The order already made under `key`, if any.
+    async fn existing(&self, key: Option<&str>) -> Result<Option<OrderRecord>, OrderError> {
+        match key {
+            Some(key) => Ok(self.store.find_order_by_idempotency_key(key).await?),
+            None => Ok(None),
+        }
+    }
+
+    /// The order, if `token` is its token or `user_id` its owner; otherwise not found (no
+    /// enumeration).
+    pub async fn authorized(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        user_id: Option<&str>,
+    ) -> Result<OrderRecord, OrderError> {
+        let order = self
+            .store
+            .find_order(id)
+            .await?
+            .ok_or(OrderError::NotFound)?;
+        let by_token = token.is_some_and(|t| self.token_matches(&order.id, t));
+        let by_owner = user_id.is_some() && order.owner_user_id.as_deref() == user_id;
+        if by_token || by_owner {
+            Ok(order)
+        } else {
+            Err(OrderError::NotFound)
+        }
+    }
+
+    pub async fn find(&self, id: &str) -> Result<OrderRecord, OrderError> {
+        self.store.find_order(id).await?.ok_or(OrderError::NotFound)
+    }
+
+    /// A (simulated) deposit of `amount` (default: exactly what was ordered).
+    pub async fn deposit(
+        &self,
+        id: &str,
+        amount: Option<Decimal>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        let order = self.find(id).await?;
+        let status = parse_status(&order)?;
+        let from = self.currency_of(&order.from_code)?;
+        let ordered = dec(&order.from_amount);
+        let received = round_down(amount.unwrap_or(ordered), from.precision);
+        if received <= Decimal::ZERO {
+            return Err(OrderError::Invalid(
+                "The deposit must be greater than zero".into(),
+            ));
+        }
+        let mut next = order.clone();
+        next.received_amount = Some(to_wire(received));
+        let event = match status {
+            OrderStatus::Expired => OrderEvent::Problem(EmergencyReason::Expired),
+            OrderStatus::New => self.judge_deposit(&order, &mut next, received, now).await?,
+            _ => {
+                return Err(OrderError::Conflict(
+                    "The order is not awaiting a deposit".into(),
+                ));
+            }
+        };
+        let detail = match event {
+            OrderEvent::Problem(reason) => {
+                format!("deposit of {} {}: {reason:?}", to_wire(received), from.coin)
+            }
+            _ => format!("deposit of {} {} detected", to_wire(received), from.coin),
+        };
+        self.transition(next, status, event, now, Some(&detail))
+            .await
+    }
+
+    /// Decides what a deposit on a NEW order means: fine, or a problem for the customer.
+    async fn judge_deposit(
+        &self,
+        order: &OrderRecord,
+        next: &mut OrderRecord,
+        received: Decimal,
+        now: i64,
+    ) -> Result<OrderEvent, OrderError> {
+        let ordered = dec(&order.from_amount);
+        if order.rate_type == "fixed" {
+            if received < ordered {
+                return Ok(OrderEvent::Problem(EmergencyReason::Less));
+            }
+            if received > ordered {
+                return Ok(OrderEvent::Problem(EmergencyReason::More));
+            }
+            let late = order.rate_expires_at.is_some_and(|t| now > t);
+            if late
+                && fees::moved_beyond_tolerance(
+                    dec(&order.rate),
+                    self.current_rate(order, received).await?,
+                )
+            {
+                return Ok(OrderEvent::Problem(EmergencyReason::Rate));
+            }
+            return Ok(OrderEvent::DepositDetected);
+        }
+        let (from, to) = (
+            self.currency_of(&order.from_code)?,
+            self.currency_of(&order.to_code)?,
+        );
+        let market = self
+            .provider
+            .market(from, to)
+            .await
+            .map_err(QuoteError::from)?;
+        if received < market.min_from || received > market.max_from {
+            return Ok(OrderEvent::Problem(EmergencyReason::Limit));
+        }
+        next.to_amount = to_wire(self.payout_for(order, received).await?);
+        Ok(OrderEvent::DepositDetected)
+    }
+
+    /// What `received` buys at the current market, after every fee.
+    async fn payout_for(
+        &self,
+        order: &OrderRecord,
+        received: Decimal,
+    ) -> Result<Decimal, OrderError> {
+        let (from, to) = (
+            self.currency_of(&order.from_code)?,
+            self.currency_of(&order.to_code)?,
+        );
+        let market = self
+            .provider
+            .market(from, to)
+            .await
+            .map_err(QuoteError::from)?;
+        let rate_type = if order.rate_type == "fixed" {
+            RateType::Fixed
+        } else {
+            RateType::Float
+        };
+        let amounts = fees::quote(QuoteInput {
+            direction: Direction::From,
+            amount: received,
+            market_rate: market.rate,
+            fee_percent: self.fees.percent(rate_type),
+            network_fee: market.network_fee_to,
+            from_precision: from.precision,
+            to_precision: to.precision,
+        });
+        Ok(amounts.map_or(Decimal::ZERO, |a| a.to))
+    }
+
+    async fn current_rate(
+        &self,
+        order: &OrderRecord,
+        received: Decimal,
+    ) -> Result<Decimal, OrderError> {
+        let payout = self.payout_for(order, received).await?;
+        Ok(if received.is_zero() {
+            Decimal::ZERO
+        } else {
+            payout / received
+        })
+    }
+
+    /// The customer's decision on an order in EMERGENCY.
+    pub async fn choose(
+        &self,
+        order: OrderRecord,
+        choice: EmergencyChoice,
+        refund_address: Option<&str>,
+        refund_tag: Option<&str>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        let status = parse_status(&order)?;
+        if status != OrderStatus::Emergency {
+            return Err(OrderError::Conflict(
+                "The order does not need a decision".into(),
+            ));
+        }
+        let mut next = order.clone();
+        match choice {
+            EmergencyChoice::Refund => {
+                if let Some(address) = non_empty(refund_address) {
+                    self.apply_refund_address(&mut next, address, refund_tag)?;
+                }
+                if next.refund_address.is_none() {
+                    return Err(OrderError::Invalid("Enter a refund address".into()));
+                }
+                next.emergency_choice = Some("REFUND".into());
+                next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
+                next.updated_at = now;
+                if !self
+                    .store
+                    .update_order(&next, status.as_str(), None)
+                    .await?
+                {
+                    return Err(OrderError::Conflict("The order changed; try again".into()));
+                }
+                self.notify(&next.id);
+                Ok(next)
+            }
+            EmergencyChoice::Exchange => {
+                next.emergency_choice = Some("EXCHANGE".into());
+                let received = next
+                    .received_amount
+                    .as_deref()
+                    .map(dec)
+                    .unwrap_or_else(|| dec(&order.from_amount));
+                next.to_amount = to_wire(self.payout_for(&order, received).await?);
+                self.transition(
+                    next,
+                    status,
+                    OrderEvent::ContinueChosen,
+                    now,
+                    Some("continue chosen"),
+                )
+                .await
+            }
+        }
+    }
+
+    /// Sets or changes the refund address while the order is not finished.
+    pub async fn set_refund_address(
+        &self,
+        order: OrderRecord,
+        address: &str,
+        tag: Option<&str>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        let status = parse_status(&order)?;
+        if matches!(status, OrderStatus::Completed | OrderStatus::Refunded) {
+            return Err(OrderError::Conflict("The order is finished".into()));
+        }
+        let mut next = order;
+        self.apply_refund_address(&mut next, address, tag)?;
+        next.updated_at = now;
+        if !self
+            .store
+            .update_order(&next, status.as_str(), None)
+            .await?
+        {
+            return Err(OrderError::Conflict("The order changed; try again".into()));
+        }
+        Ok(next)
+    }
+
+    fn apply_refund_address(
+        &self,
+        order: &mut OrderRecord,
+        address: &str,
+        tag: Option<&str>,
+    ) -> Result<(), OrderError> {
+        let from = self.currency_of(&order.from_code)?;
+        check_address(from, address)?;
+        let tag = non_empty(tag);
+        if let Some(tag) = tag {
+            validate_tag(from.family, tag).map_err(|e| {
+                OrderError::Invalid(format!("Invalid {} {}: {e}", from.coin, tag_label(from)))
+            })?;
+        }
+        order.refund_address = Some(address.trim().to_owned());
+        order.refund_tag = tag.map(str::to_owned);
+        Ok(())
+    }
+
+    /// Moves every order whose simulated step is due one step on. Returns how many moved.
+    pub async fn advance_due(&self, owner: &str, now: i64) -> Result<usize, OrderError> {
+        let due = self.store.lease_due_orders(now, owner, 30, 50).await?;
+        let mut moved = 0;
+        for order in due {
+            match self.advance(order, now).await {
+                Ok(()) => moved += 1,
+                Err(error) => tracing::warn!(error = %error, "could not advance an order"),
+            }
+        }
+        Ok(moved)
+    }
+
+    async fn advance(&self, order: OrderRecord, now: i64) -> Result<(), OrderError> {
+        let status = parse_status(&order)?;
+        let step = self.settings.sandbox_step_seconds;
+        let mut next = order.clone();
+        let (event, detail, next_step) = match status {
+            OrderStatus::New => {
+                // The autopilot pays exactly what was ordered.
+                self.deposit(&order.id, None, now).await?;
+                return Ok(());
+            }
+            OrderStatus::Confirming => {
+                let from = self.currency_of(&order.from_code)?;
+                let detail = format!("{} confirmations reached", from.confirmations);
+                (OrderEvent::DepositConfirmed, detail, Some(now + step))
+            }
+            OrderStatus::Exchange => {
+                next.payout_amount = Some(order.to_amount.clone());
+                (
+                    OrderEvent::Exchanged,
+                    "exchanged".to_owned(),
+                    Some(now + step),
+                )
+            }
+            OrderStatus::Sending => (OrderEvent::PayoutSent, "payout sent".to_owned(), None),
+            OrderStatus::Emergency if order.emergency_choice.as_deref() == Some("REFUND") => {
+                (OrderEvent::Refunded, "refund sent".to_owned(), None)
+            }
+            _ => {
+                next.next_step_at = None;
+                next.updated_at = now;
+                self.store
+                    .update_order(&next, status.as_str(), None)
+                    .await?;
+                return Ok(());
+            }
+        };
+        next.next_step_at = next_step;
+        self.transition(next, status, event, now, Some(&detail))
+            .await?;
+        Ok(())
+    }
+
+    /// Expires NEW orders past their deadline. Returns how many expired.
+    pub async fn expire_overdue(&self, now: i64) -> Result<usize, OrderError> {
+        let overdue = self.store.overdue_new_orders(now, 100).await?;
+        let mut expired = 0;
+        for order in overdue {
+            let mut next = order.clone();
+            next.next_step_at = None;
+            if self
+                .transition(
+                    next,
+                    OrderStatus::New,
+                    OrderEvent::DeadlinePassed,
+                    now,
+                    Some("no deposit in time"),
+                )
+                .await
+                .is_ok()
+            {
+                expired += 1;
+            }
+        }
+        Ok(expired)
+    }
+
+    /// Applies `event` through the state machine and stores the change with its event.
+    async fn transition(
+        &self,
+        mut next: OrderRecord,
+        from: OrderStatus,
+        event: OrderEvent,
+        now: i64,
+        detail: Option<&str>,
+    ) -> Result<OrderRecord, OrderError> {
+        let to = from
+            .apply(event)
+            .map_err(|e| OrderError::Conflict(e.to_string()))?;
+        next.status = to.as_str().to_owned();
+        next.updated_at = now;
+        match (to, event) {
+            (OrderStatus::Emergency, OrderEvent::Problem(reason)) => {
+                next.emergency_reason = Some(format!("{reason:?}").to_uppercase());
+                next.next_step_at = None;
+            }
+            (OrderStatus::Confirming | OrderStatus::Exchange, _) => {
+                next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
+            }
+            _ => {}
+        }
+        if matches!(
+            to,
+            OrderStatus::Completed
+                | OrderStatus::Refunded
+                | OrderStatus::Expired
+                | OrderStatus::Failed
+        ) {
+            next.finished_at = Some(now);
+            next.next_step_at = None;
+        }
+        if !self
+            .store
+            .update_order(&next, from.as_str(), detail)
+            .await?
+        {
+            return Err(OrderError::Conflict("The order changed; try again".into()));
+        }
+        tracing::info!(order.id = %next.id, from = from.as_str(), to = to.as_str(), "order status changed");
+        self.notify(&next.id);
+        Ok(next)
+    }
+
+    fn notify(&self, id: &str) {
+        let _ = self.changes.send(id.to_owned());
+    }
+
+    fn currency_of(&self, code: &str) -> Result<&'static Currency, OrderError> {
+        self.catalogue
+            .get(code)
+            .ok_or_else(|| OrderError::Invalid(format!("Unknown currency {code}")))
+    }
+}
+
+fn parse_status(order: &OrderRecord) -> Result<OrderStatus, OrderError> {
+    OrderStatus::parse(&order.status)
+        .ok_or_else(|| OrderError::Conflict(format!("unknown stored status {}", order.status)))
+}
+
+fn check_address(currency: &Currency, address: &str) -> Result<(), OrderError> {
+    validate_address(currency.family, &currency.network, address).map_err(|error| {
+        let label = format!("{} ({})", currency.coin, currency.network_name);
+        OrderError::Invalid(match error {
+            AddressError::Empty => format!("Enter your {label} address"),
+            AddressError::Checksum => {
+                format!("Invalid {label} address: the checksum does not match, check it for typos")
+            }
+            AddressError::Format | AddressError::WrongNetwork => {
+                format!("Invalid {label} address format")
+            }
+        })
+    })
+}
+
+fn check_metadata(metadata: Option<&str>) -> Result<Option<String>, OrderError> {
+    let Some(metadata) = non_empty(metadata) else {
+        return Ok(None);
+    };
+    if metadata.len() > METADATA_LIMIT {
+        return Err(OrderError::Invalid("metadata is too long".into()));
+    }
+    match serde_json::from_str::<serde_json::Value>(metadata) {
+        Ok(serde_json::Value::Object(_)) => Ok(Some(metadata.to_owned())),
+        _ => Err(OrderError::Invalid(
+            "metadata must be a JSON object string".into(),
+        )),
+    }
+}
+
+fn issue_message(
+    issue: QuoteIssue,
+    from: &super::quotes::QuoteSide,
+    to: &super::quotes::QuoteSide,
+) -> String {
+    match issue {
+        QuoteIssue::LimitMin => format!(
+            "The minimum amount is {} {}",
+            to_wire(from.min),
+            from.currency.coin
+        ),
+        QuoteIssue::LimitMax | QuoteIssue::FromAmountExceedsMax => {
+            format!(
+                "You exceeded the limit of {} {}",
+                to_wire(from.max),
+                from.currency.coin
+            )
+        }
+        QuoteIssue::ToAmountExceedsMax | QuoteIssue::ReserveTo => {
+            format!(
+                "You exceeded the limit of {} {}",
+                to_wire(to.max),
+                to.currency.coin
+            )
+        }
+        QuoteIssue::MaintenanceFrom | QuoteIssue::MaintenanceTo => {
+            "Network temporarily suspended for maintenance".into()
+        }
+        QuoteIssue::PairUnavailable => "Network temporarily suspended".into(),
+    }
+}
+
+fn tag_label(currency: &Currency) -> String {
+    currency
+        .tag
+        .clone()
+        .unwrap_or_else(|| "memo".into())
+        .to_lowercase()
+}
+
+fn non_empty(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+fn dec(value: &str) -> Decimal {
+    Decimal::from_str(value).unwrap_or(Decimal::ZERO)
+}
+
+fn constant_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+pub fn rate_type_str(rate_type: RateType) -> &'static str {
+    match rate_type {
+        RateType::Float => "float",
+        RateType::Fixed => "fixed",
+    }
+}
+
+fn direction_str(direction: Direction) -> &'static str {
+    match direction {
+        Direction::From => "from",
+        Direction::To => "to",
+    }
+}
+
+fn new_order_id() -> String {
+    let mut rng = rand::rng();
+    (0..ID_LENGTH)
+        .map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char)
+        .collect()
+}
