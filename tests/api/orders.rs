@@ -575,3 +575,17 @@ async fn bad_orders_get_a_clear_400_and_nothing_is_stored() {
     assert_eq!(malformed.status(), StatusCode::BAD_REQUEST);
     assert_eq!(count_orders(&app).await, 0);
 }
+
+#[tokio::test]
+async fn with_the_autopilot_the_sandbox_deposits_and_completes_by_itself() {
+    let app = spawn_app_with(Db::Sqlite, |c| {
+        c.sandbox_autopilot = Some(0);
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 50;
+    })
+    .await
+    .unwrap();
+    let order = create_ok(&app, &btc_to_eth("0.01")).await;
+    let done = wait_for_status(&app, &order, "COMPLETED").await;
+    assert_eq!(done["from"]["received"], "0.01");
+}
