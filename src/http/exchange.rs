@@ -25,6 +25,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/available-currencies", get(list_available_currencies))
         .route("/exchange-rate", post(get_exchange_rate))
+        .route("/validate-address", post(validate_address))
 }
 
 /// Per-client quote budget (`FERRY_QUOTE_RATE_PER_MINUTE`).
@@ -194,4 +195,51 @@ fn rate_limited(retry_after_seconds: u64) -> Response {
         response.headers_mut().insert(header::RETRY_AFTER, value);
     }
     response
+}
+
+#[derive(Deserialize)]
+struct ValidateAddressRequest {
+    currency: String,
+    address: String,
+    #[serde(default)]
+    tag: Option<String>,
+}
+
+/// The server's verdict on an address (and tag) for a currency, so the widget can tell a
+/// checksum typo from a wrong format before the order is placed.
+async fn validate_address(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ValidateAddressRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    use crate::domain::address::{AddressError, validate_tag};
+    let currency = state
+        .catalogue
+        .get(&body.currency)
+        .ok_or_else(|| ApiError::BadRequest(format!("Unknown currency {}", body.currency)))?;
+    let verdict =
+        crate::domain::address::validate_address(currency.family, &currency.network, &body.address);
+    let reason = match verdict {
+        Ok(()) => None,
+        Err(AddressError::Empty) => Some("empty"),
+        Err(AddressError::Format) => Some("format"),
+        Err(AddressError::Checksum) => Some("checksum"),
+        Err(AddressError::WrongNetwork) => Some("network"),
+    };
+    let tag_error = body
+        .tag
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .and_then(|t| validate_tag(currency.family, t).err())
+        .map(|e| e.to_string());
+    Ok(Json(json!({
+        "code": 0,
+        "msg": "OK",
+        "data": {
+            "valid": reason.is_none() && tag_error.is_none(),
+            "reason": reason,
+            "message": verdict.err().map(|e| e.to_string()),
+            "tag_error": tag_error,
+        }
+    })))
 }

@@ -334,3 +334,46 @@ async fn bad_input_gets_a_clear_4xx_envelope_never_a_500() {
         .unwrap();
     assert_eq!(raw.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn the_address_check_tells_a_checksum_typo_from_a_wrong_format() {
+    let app = spawn_app().await;
+    let check = |currency: &'static str, address: &'static str| {
+        let app = &app;
+        async move {
+            let body = json_of(
+                app.post_json(
+                    "/api/validate-address",
+                    &json!({"currency": currency, "address": address}),
+                )
+                .await,
+            )
+            .await;
+            body["data"].clone()
+        }
+    };
+    let ok = check("ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed").await;
+    assert_eq!(
+        (ok["valid"].clone(), ok["reason"].clone()),
+        (json!(true), Value::Null)
+    );
+    let typo = check("ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").await;
+    assert_eq!(
+        (typo["valid"].clone(), typo["reason"].clone()),
+        (json!(false), json!("checksum"))
+    );
+    let wrong = check("BTC", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed").await;
+    assert_eq!(wrong["reason"], "format");
+    let tag = json_of(
+        app.post_json("/api/validate-address", &json!({"currency": "XRP", "address": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh", "tag": "abc"}))
+            .await,
+    )
+    .await;
+    assert_eq!(tag["data"]["valid"], false);
+    assert!(
+        tag["data"]["tag_error"]
+            .as_str()
+            .unwrap()
+            .contains("whole number")
+    );
+}
