@@ -8,9 +8,14 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The currency catalogue is shared with the server: one file for both.
+      '@catalogue': fileURLToPath(new URL('../catalogue/currencies.json', import.meta.url)),
+    },
   },
   server: {
+    fs: { allow: ['..'] },
     // `make dev`: the Rust server answers the API on 8080 while Vite serves the app with HMR.
     proxy: {
       '/api': 'http://127.0.0.1:8080',

@@ -12,6 +12,8 @@ import HomeRoute from './routes/home';
 // The landing page ships in the entry chunk; every other page is code-split with React.lazy,
 // and the layout's Suspense shows a spinner while one loads.
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
+const ExchangePairRoute = lazy(() => import('./routes/exchange-pair'));
+const OrderPage = lazy(() => import('@/features/exchange/components/order-page'));
 
 export function createRouter() {
   return createBrowserRouter([
@@ -20,6 +22,9 @@ export function createRouter() {
       errorElement: <RouteError />,
       children: [
         { index: true, element: <HomeRoute /> },
+        { path: '/exchange/:pair', element: <ExchangePairRoute /> },
+        { path: '/order/:orderId', element: <OrderPage /> },
+        { path: '/order-details/:orderId', element: <OrderPage /> },
         {
           // Account pages: signed-in users only. Their pages arrive with the accounts work;
           // until then a signed-in visitor sees the not-found page.

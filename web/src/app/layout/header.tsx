@@ -1,19 +1,21 @@
 // Header of spec/accounts-and-pages.md §2.7.
-import { Menu as MenuIcon, Moon, UserRound, X } from 'lucide-react';
-import { useState } from 'react';
+import { Menu as MenuIcon, Moon, X } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink } from 'react-router';
 
 import { Button, buttonVariants } from '@/components/ui/button';
-import { Menu } from '@/components/ui/menu';
 import { paths } from '@/config/paths';
 import { type User, useUser } from '@/features/auth/api/get-user';
-import { useLogout } from '@/features/auth/api/logout';
-import { useSendVerificationEmail } from '@/features/auth/api/send-verification-email';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
 import { cn } from '@/lib/utils';
 
 import { LanguageMenu } from './language-menu';
+import { ACCOUNT_LINKS } from './nav-links';
+
+// Signed-in controls load only for signed-in visitors: most visitors never need them.
+const UserMenu = lazy(() => import('./user-menu'));
+const MobileSignOut = lazy(() => import('./user-menu').then((m) => ({ default: m.MobileSignOut })));
 
 const NAV_LINKS = [
   { to: paths.about, key: 'nav.about' },
@@ -22,15 +24,6 @@ const NAV_LINKS = [
   { to: paths.faq, key: 'nav.faq' },
   { to: paths.apiDocs, key: 'nav.api' },
   { to: paths.status, key: 'nav.status' },
-] as const;
-
-const ACCOUNT_LINKS = [
-  { to: paths.orders, key: 'nav.orders' },
-  { to: paths.wallet, key: 'nav.wallet' },
-  { to: paths.dashboard, key: 'nav.dashboard' },
-  { to: paths.profile, key: 'nav.profile' },
-  { to: paths.affiliate, key: 'nav.affiliate' },
-  { to: paths.apiManagement, key: 'nav.apiManagement' },
 ] as const;
 
 function Logo() {
@@ -46,38 +39,6 @@ function Logo() {
       <img src="/favicon.svg" alt="" className="size-8" width="32" height="32" />
       <span>{siteName}</span>
     </Link>
-  );
-}
-
-function UserMenu({ user }: { user: User }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const logout = useLogout();
-  const sendVerification = useSendVerificationEmail();
-  const items = [
-    ...(!user.email_verified
-      ? [{ key: 'verify', label: t('nav.verifyEmail'), onSelect: () => sendVerification.mutate() }]
-      : []),
-    ...ACCOUNT_LINKS.map((link) => ({
-      key: link.to,
-      label: t(link.key),
-      onSelect: () => void navigate(link.to),
-    })),
-    { key: 'sign-out', label: t('nav.signOut'), onSelect: () => logout.mutate() },
-  ];
-  return (
-    <Menu
-      label={t('nav.accountMenu')}
-      heading={user.username}
-      variant="outline"
-      items={items}
-      trigger={
-        <>
-          <UserRound aria-hidden="true" className="size-4" />
-          <span className="max-w-32 truncate">{user.username}</span>
-        </>
-      }
-    />
   );
 }
 
@@ -112,7 +73,6 @@ function ThemeButton() {
 
 function MobileMenu({ user, onClose }: { user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const logout = useLogout();
   return (
     <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
       {user ? (
@@ -145,9 +105,9 @@ function MobileMenu({ user, onClose }: { user: User | null; onClose: () => void 
           : null}
       </nav>
       {user ? (
-        <Button variant="outline" className="w-full" onClick={() => logout.mutate()}>
-          {t('nav.signOut')}
-        </Button>
+        <Suspense fallback={null}>
+          <MobileSignOut />
+        </Suspense>
       ) : (
         <GuestActions className="pt-2" />
       )}
@@ -184,7 +144,13 @@ export function Header() {
           <LanguageMenu />
           <ThemeButton />
           <div className="hidden md:block">
-            {user ? <UserMenu user={user} /> : <GuestActions />}
+            {user ? (
+              <Suspense fallback={null}>
+                <UserMenu user={user} />
+              </Suspense>
+            ) : (
+              <GuestActions />
+            )}
           </div>
           <Button
             variant="ghost"

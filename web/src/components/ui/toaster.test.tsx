@@ -1,17 +1,32 @@
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { notify, Toaster } from './toaster';
+import { dismissToast, notify, Toaster } from './toaster';
+
+afterEach(() => {
+  act(() => dismissToast());
+  vi.useRealTimers();
+});
 
 describe('toasts (spec/exchange.md §9: one at a time)', () => {
-  it('shows only the newest toast', async () => {
+  it('shows only the newest toast, with its description', () => {
     render(<Toaster />);
     act(() => {
       notify('Address pasted');
       notify('Order ID copied', { description: 'Copied to the clipboard' });
     });
-    expect(await screen.findByText('Order ID copied')).toBeVisible();
-    const visible = document.querySelectorAll('[data-sonner-toast][data-visible="true"]');
-    expect(visible).toHaveLength(1);
+    expect(screen.getByText('Order ID copied')).toBeVisible();
+    expect(screen.getByText('Copied to the clipboard')).toBeVisible();
+    expect(screen.queryByText('Address pasted')).not.toBeInTheDocument();
+    expect(document.querySelectorAll('[data-toast]')).toHaveLength(1);
+  });
+
+  it('announces failures as alerts and goes away by itself', () => {
+    vi.useFakeTimers();
+    render(<Toaster />);
+    act(() => notify('Failed to create order', { variant: 'destructive' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to create order');
+    act(() => vi.advanceTimersByTime(5000));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

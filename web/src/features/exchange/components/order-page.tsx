@@ -1,0 +1,197 @@
+// The order page, /order/{id} and /order-details/{id} (spec/exchange.md §2): live over the
+// server's event stream, with the timeline and, in EMERGENCY, the refund-or-continue choice.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+
+import { PageMeta } from '@/components/seo/page-meta';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { notify } from '@/components/ui/toaster';
+
+import { chooseEmergency, orderQueryOptions, rememberedOrderToken, useOrder } from '../api/orders';
+import type { Order } from '../types';
+import { DepositInstructions, OrderSummary } from './order-created';
+import { Countdown, formatTime, ProgressBar, StatusBadge } from './order-parts';
+
+interface TimelineEntry {
+  id: string;
+  status: string;
+  detail: string | null;
+  at: number;
+}
+
+/** Every status change as the server reports it; refreshes the order on each. */
+function useOrderEvents(id: string, token: string | null, onChange: () => void): TimelineEntry[] {
+  const [entries, setEntries] = useState<TimelineEntry[]>([]);
+  useEffect(() => {
+    if (!token || typeof EventSource === 'undefined') return;
+    const source = new EventSource(
+      `/api/orders/${encodeURIComponent(id)}/events?token=${encodeURIComponent(token)}`,
+    );
+    source.addEventListener('status', (event) => {
+      const data = JSON.parse((event as MessageEvent<string>).data) as Omit<TimelineEntry, 'id'>;
+      const entryId = (event as MessageEvent).lastEventId;
+      setEntries((current) =>
+        current.some((e) => e.id === entryId) ? current : [...current, { ...data, id: entryId }],
+      );
+      onChange();
+    });
+    return () => source.close();
+    // onChange is stable enough: it only invalidates a query.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, token]);
+  return entries;
+}
+
+function EmergencyChoice({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const [address, setAddress] = useState(order.refund.address ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const choose = async (choice: 'REFUND' | 'EXCHANGE') => {
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(
+        await chooseEmergency(order, choice, choice === 'REFUND' ? address.trim() : undefined),
+      );
+    } catch (e) {
+      const message = e instanceof Error ? e.message : '';
+      setError(message);
+      notify(t('toast.decisionFailed'), { description: message, variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (order.emergency?.choice === 'REFUND') {
+    return (
+      <p className="rounded-lg bg-slate-100 p-3 text-sm">
+        {t('order.refundRequested', { address: order.refund.address ?? '' })}
+      </p>
+    );
+  }
+  const reason = order.emergency?.reason as
+    'LESS' | 'MORE' | 'EXPIRED' | 'LIMIT' | 'RATE' | undefined;
+  return (
+    <section
+      aria-labelledby={`${ids}-title`}
+      className="space-y-3 rounded-xl border-2 border-amber-400 bg-amber-50 p-4"
+    >
+      <h2 id={`${ids}-title`} className="font-semibold">
+        {t('order.emergencyTitle')}
+      </h2>
+      {reason ? <p className="text-sm">{t(`order.emergency.${reason}`)}</p> : null}
+      <p className="text-sm">{t('order.emergencyChoice')}</p>
+      <div>
+        <label htmlFor={`${ids}-refund`} className="text-sm font-medium">
+          {t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
+        </label>
+        <input
+          id={`${ids}-refund`}
+          value={address}
+          onChange={(e) => setAddress(e.target.value)}
+          className="mt-1 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+          autoComplete="off"
+          spellCheck={false}
+        />
+        {error ? (
+          <p role="alert" className="mt-1 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button disabled={busy} onClick={() => void choose('EXCHANGE')} className="flex-1">
+          {t('order.continue')}
+        </Button>
+        <Button
+          disabled={busy}
+          variant="outline"
+          onClick={() => void choose('REFUND')}
+          className="flex-1"
+        >
+          {t('order.refund')}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+export default function OrderPage() {
+  const { t, i18n } = useTranslation();
+  const { orderId = '' } = useParams();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? rememberedOrderToken(orderId);
+  const queryClient = useQueryClient();
+  const query = useOrder(orderId, token);
+  const refresh = () =>
+    void queryClient.invalidateQueries({ queryKey: orderQueryOptions(orderId, token).queryKey });
+  const timeline = useOrderEvents(orderId, token, refresh);
+
+  useEffect(() => {
+    if (query.error)
+      notify(t('toast.fetchOrderFailed'), {
+        description: query.error.message,
+        variant: 'destructive',
+      });
+  }, [query.error, t]);
+
+  const title = t('order.pageTitle', { id: orderId });
+  if (query.isPending) return <Spinner label={t('order.loading')} />;
+  if (query.error || !query.data) {
+    return (
+      <section className="mx-auto max-w-2xl px-4 py-16 text-center">
+        <PageMeta title={title} noindex />
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        <p className="mt-3 text-slate-700">{t('order.notFound')}</p>
+      </section>
+    );
+  }
+  const order = query.data;
+  return (
+    <section className="mx-auto max-w-3xl space-y-5 px-4 py-10">
+      <PageMeta title={title} noindex />
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="space-y-2">
+          <h1 className="text-2xl font-semibold">{title}</h1>
+          <StatusBadge status={order.status} />
+        </div>
+        {order.status === 'NEW' ? <Countdown deadline={order.time.expiration} /> : null}
+      </div>
+      <ProgressBar status={order.status} />
+      {order.status === 'EMERGENCY' ? (
+        <EmergencyChoice
+          order={order}
+          onDone={(updated) =>
+            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
+          }
+        />
+      ) : null}
+      {order.status === 'NEW' ? <DepositInstructions order={order} /> : null}
+      <div className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+        <OrderSummary order={order} />
+      </div>
+      <section
+        aria-labelledby="timeline-title"
+        className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
+      >
+        <h2 id="timeline-title" className="font-semibold">
+          {t('order.timeline')}
+        </h2>
+        <ol className="mt-3 space-y-2">
+          {timeline.map((entry) => (
+            <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
+              <StatusBadge status={entry.status} />
+              <span className="text-slate-600">{formatTime(entry.at, i18n.language)}</span>
+              {entry.detail ? <span className="text-slate-700">{entry.detail}</span> : null}
+            </li>
+          ))}
+        </ol>
+        <p className="mt-4 text-xs text-slate-600">{t('order.shareLink')}</p>
+      </section>
+    </section>
+  );
+}
