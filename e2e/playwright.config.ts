@@ -5,13 +5,14 @@ import { join } from 'node:path';
 
 import { defineConfig, devices } from '@playwright/test';
 
+import { ADMIN_TOKEN } from './tests/support';
+
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(18080 + Math.floor(Math.random() * 1000));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'ferry-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
-export const ADMIN_TOKEN = 'e2e-admin-token';
 
 export default defineConfig({
   testDir: './tests',
@@ -55,6 +56,9 @@ export default defineConfig({
       FERRY_PUBLIC_URL: baseURL,
       FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
       FERRY_LOG_FORMAT: 'json',
+      // Orders step through the sandbox quickly so a test can watch one complete.
+      FERRY_SANDBOX_STEP_SECONDS: '1',
+      FERRY_WORKER_INTERVAL_MS: '200',
     },
   },
 });

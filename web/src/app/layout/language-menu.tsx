@@ -29,7 +29,7 @@ export function LanguageMenu() {
 
   return (
     <Menu
-      label={`${t('nav.language')}: ${languageName(current)}`}
+      label={`${current.toUpperCase()} · ${t('nav.language')}: ${languageName(current)}`}
       heading={t('nav.language')}
       panelClassName="max-h-96"
       trigger={

@@ -22,6 +22,19 @@ interface Props {
   onEscape: () => void;
 }
 
+/**
+ * Every typed word must appear in the coin's code, ticker, name or network; a match at the
+ * start ranks first. (cmdk's default fuzzy scoring finds "qtum" for "qqqq", so the empty
+ * state would almost never show.)
+ */
+export function matchCurrency(value: string, search: string): number {
+  const haystack = value.toLowerCase();
+  const words = search.toLowerCase().trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 1;
+  if (!words.every((word) => haystack.includes(word))) return 0;
+  return haystack.startsWith(words[0] ?? '') ? 1 : 0.5;
+}
+
 function Row({ currency, onSelect }: { currency: Currency; onSelect: (c: Currency) => void }) {
   return (
     <CommandItem
@@ -49,6 +62,7 @@ export default function CurrencyList({ label, currencies, onSelect, onEscape }: 
   return (
     <Command
       label={label}
+      filter={matchCurrency}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();

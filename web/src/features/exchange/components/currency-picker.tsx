@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/spinner';
 
 import type { Currency } from '../types';
-import { CoinIcon, NetworkBadge } from './coin-icon';
+import { CoinIcon, NetworkBadge, networkBadge } from './coin-icon';
 
 const CurrencyList = lazy(() => import('./currency-list'));
 
@@ -47,7 +47,13 @@ export function CurrencyPicker({ label, value, currencies, onChange, disabled }:
         disabled={disabled}
         aria-haspopup="listbox"
         aria-expanded={open}
-        aria-label={`${label}: ${value ? t('exchange.selectedCurrency', { coin: value.coin, network: value.network }) : t('exchange.chooseCurrency')}`}
+        // The name starts with what the button shows (WCAG 2.5.3), then says which side it is.
+        aria-label={`${label}: ${value ? `${value.coin} ${networkBadge(value.network)}` : t('exchange.chooseCurrency')}`}
+        title={
+          value
+            ? t('exchange.selectedCurrency', { coin: value.coin, network: value.network })
+            : undefined
+        }
         onClick={() => setOpen((o) => !o)}
         className="flex h-12 min-w-32 items-center gap-2 rounded-lg border border-slate-200 bg-white px-2.5 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-teal-600 disabled:opacity-50"
       >
@@ -55,7 +61,7 @@ export function CurrencyPicker({ label, value, currencies, onChange, disabled }:
           <>
             <CoinIcon coin={value.coin} color={value.color} />
             <span className="flex flex-col leading-tight">
-              <span className="text-sm font-semibold">{value.coin}</span>
+              <span className="text-sm font-semibold">{value.coin}</span>{' '}
               <NetworkBadge network={value.network} />
             </span>
           </>

@@ -347,7 +347,6 @@ export function ExchangeWidget({
               <button
                 type="button"
                 className="rounded-full bg-white px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 hover:ring-teal-600"
-                aria-label={t('exchange.useMin', { amount: minChip, coin: from.coin })}
                 onClick={() => onSendAmount(minChip)}
               >
                 {t('exchange.min', { amount: minChip, coin: from.coin })}
@@ -357,7 +356,6 @@ export function ExchangeWidget({
               <button
                 type="button"
                 className="rounded-full bg-white px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 hover:ring-teal-600"
-                aria-label={t('exchange.useMax', { amount: maxChip, coin: from.coin })}
                 onClick={() => onSendAmount(maxChip)}
               >
                 {t('exchange.max', { amount: maxChip, coin: from.coin })}

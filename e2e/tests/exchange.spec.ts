@@ -1,0 +1,313 @@
+// The swap widget, the order-created view and the live order page (spec/exchange.md §2–§9).
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+import { ADDRESSES, pickCoin, setCurrencySwitch, simulateDeposit } from './support';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const receiveAmount = (page: Page) => page.getByLabel('You get', { exact: true });
+const sendAmount = (page: Page) => page.getByLabel('You send', { exact: true });
+
+test('happy path: pick coins by typing, quote, create, deposit, and watch the order complete live', async ({
+  page,
+  context,
+  request,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: /^You send: BTC/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^You get: USDT BEP20/ })).toBeVisible();
+
+  await pickCoin(page, 'You get', 'ethereum');
+  await expect(page.getByRole('button', { name: /^You get: ETH ERC20/ })).toBeVisible();
+  await sendAmount(page).fill('0.02');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expect(page.getByRole('button', { name: /^Min: / })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Max: / })).toBeVisible();
+  await expect(page.getByText(/1 BTC ≈ [\d.]+ ETH/)).toBeVisible();
+
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Awaiting Deposit');
+  await expect(page.getByRole('img', { name: 'QR code of the deposit address' })).toBeVisible();
+  await expect(page.getByText('Send only BTC on the BTC network to this address.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Order progress' })).toHaveAttribute('aria-valuenow', '20');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const orderId = (await page.getByTestId('order-id').textContent())!.trim();
+  const deposit = (await page.getByTestId('deposit-address').textContent())!.trim();
+  expect(deposit).toMatch(/^bc1q/);
+
+  // 'View Order Details' opens the order page in a new tab, with the token in its link.
+  const [orderPage] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('link', { name: 'View Order Details' }).click(),
+  ]);
+  await orderPage.waitForLoadState();
+  expect(orderPage.url()).toContain(`/order/${orderId}?token=`);
+  await expect(orderPage.getByRole('heading', { name: `Order ${orderId}` })).toBeVisible();
+  await expect(orderPage.getByTestId('order-status').first()).toHaveText('Awaiting Deposit');
+
+  await simulateDeposit(request, orderId);
+  // No reload: the page follows the server's event stream.
+  await expect(orderPage.getByRole('progressbar', { name: 'Order progress' })).toHaveAttribute('aria-valuenow', '100', {
+    timeout: 20_000,
+  });
+  await expect(orderPage.getByTestId('order-status').first()).toHaveText('Completed');
+  const timeline = orderPage.getByRole('region', { name: 'Timeline' }).or(orderPage.locator('section', { hasText: 'Timeline' }).last());
+  for (const label of ['Awaiting Deposit', 'Confirming', 'Exchanging', 'Sending', 'Completed']) {
+    await expect(timeline.getByText(label, { exact: true }).first()).toBeVisible();
+  }
+  expect(await seriousViolations(orderPage)).toEqual([]);
+
+  // 'New Exchange' resets the widget: amount 0.01, the rest cleared.
+  await page.getByRole('button', { name: 'New Exchange' }).click();
+  await expect(sendAmount(page)).toHaveValue('0.01');
+  await expect(page.getByLabel('Destination address')).toHaveValue('');
+});
+
+test('the widget has no serious accessibility violation', async ({ page }) => {
+  await page.goto('/');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('address validation shows the spec messages, and the server catches a checksum typo', async ({ page }) => {
+  await page.goto('/exchange/btc-eth');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByText('Missing information')).toBeVisible();
+  await expect(page.getByText('Please fill in all required fields to create an exchange')).toBeVisible();
+  await expect(page.getByText('Enter your ETH (ERC20) address')).toBeVisible();
+
+  const address = page.getByLabel('Destination address');
+  await address.fill('0x1234');
+  await address.blur();
+  await expect(page.getByText('Invalid ETH (ERC20) address format')).toBeVisible();
+
+  await address.fill(ADDRESSES.ETH_TYPO);
+  await address.blur();
+  await expect(page.getByText('This ETH address has a typo: its checksum does not match')).toBeVisible();
+
+  await address.fill(ADDRESSES.ETH);
+  await address.blur();
+  await expect(page.getByRole('alert').filter({ hasText: 'address' })).toHaveCount(0);
+});
+
+test('XLM, ATOM, EOS and TWTBSC ask for a destination address', async ({ page }) => {
+  await page.goto('/exchange/btc-xlm');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByText('Enter destination address for XLM (XLM)')).toBeVisible();
+});
+
+test('a missing memo warns but lets the order through', async ({ page }) => {
+  await page.goto('/exchange/btc-xrp');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expect(page.getByLabel('Destination tag')).toBeVisible();
+  await page.getByLabel('Destination address').fill(ADDRESSES.XRP);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByText('Missing Memo/Tag')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+});
+
+test('an amount over the maximum shows the limit inline and the exceeds-maximum toast', async ({ page }) => {
+  await page.goto('/exchange/btc-eth');
+  await sendAmount(page).fill('50');
+  await expect(page.getByText(/^You exceeded the limit of [\d.]+ BTC$/)).toBeVisible();
+  await expect(page.getByText('Amount exceeds maximum')).toBeVisible();
+  await expect(page.getByText('The amount you entered exceeds the maximum limit.')).toBeVisible();
+});
+
+test('amount inputs take digits and one decimal point only', async ({ page }) => {
+  await page.goto('/exchange/btc-eth');
+  const amount = sendAmount(page);
+  await amount.fill('');
+  await amount.pressSequentially('1a.2.3');
+  await expect(amount).toHaveValue('1.23');
+});
+
+test('the receive amount is editable only for a fixed rate', async ({ page }) => {
+  await page.goto('/exchange/btc-eth');
+  await expect(receiveAmount(page)).toHaveAttribute('readonly', '');
+  await page.getByLabel('Fixed rate (1.0%)').check();
+  await expect(receiveAmount(page)).not.toHaveAttribute('readonly', '');
+  await receiveAmount(page).fill('1');
+  await expect(sendAmount(page)).not.toHaveValue('');
+  await page.getByRole('button', { name: "What's the difference?" }).click();
+  await expect(page.getByRole('dialog', { name: 'Float or fixed rate?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+});
+
+test('the swap button exchanges the coins, clears the amounts, then sets the default amount', async ({ page }) => {
+  await page.goto('/');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  await page.getByRole('button', { name: 'Swap currencies' }).click();
+  await expect(page.getByRole('button', { name: /^You send: USDT BEP20/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^You get: BTC BTC/ })).toBeVisible();
+  await expect(sendAmount(page)).toHaveValue('1000');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+});
+
+test('while rate-limited the widget shows local estimates', async ({ page }) => {
+  const until = Math.floor(Date.now() / 1000) + 120;
+  await page.route('**/api/exchange-rate', (route) =>
+    route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 429, msg: `Too many requests: quotes are paused until ${until}`, data: null }),
+    }),
+  );
+  await page.goto('/exchange/btc-eth');
+  await expect(page.getByText('Estimated rate: the exact rate is set when the order is created')).toBeVisible();
+  // 0.01 BTC at the fallback prices (60000 / 3000) less 0.5 %.
+  await expect(receiveAmount(page)).toHaveValue('0.199');
+});
+
+test('PAIR_UNAVAILABLE switches the receive coin to a fallback', async ({ page }) => {
+  await page.route('**/api/exchange-rate', async (route) => {
+    const body = route.request().postDataJSON() as { to_currency: string };
+    if (body.to_currency !== 'XMR') return route.continue();
+    const upstream = await route.fetch();
+    const json = await upstream.json();
+    json.data.errors = ['PAIR_UNAVAILABLE'];
+    return route.fulfill({ response: upstream, json });
+  });
+  await page.goto('/exchange/btc-xmr');
+  await expect(page.getByRole('button', { name: /^You get: USDT ERC20/ })).toBeVisible();
+  await expect(page.getByText(/That pair is unavailable: switched to USDT/)).toBeVisible();
+});
+
+test('a suspended network blocks creation', async ({ page, request }) => {
+  await setCurrencySwitch(request, 'LTC', { send: false });
+  try {
+    await page.goto('/exchange/ltc-btc');
+    await page.getByLabel('Destination address').fill(ADDRESSES.BTC);
+    await page.getByRole('button', { name: 'Exchange now' }).click();
+    await expect(page.getByText('Network temporarily suspended', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Send your deposit' })).toHaveCount(0);
+  } finally {
+    await setCurrencySwitch(request, 'LTC', { send: null });
+  }
+});
+
+test('when the currency list fails, the shipped catalogue takes over', async ({ page }) => {
+  await page.route('**/api/available-currencies', (route) => route.abort());
+  await page.goto('/');
+  await expect(page.getByText('Failed to load currencies')).toBeVisible();
+  await pickCoin(page, 'You get', 'monero');
+  await expect(page.getByRole('button', { name: /^You get: XMR XMR/ })).toBeVisible();
+});
+
+test('the currency picker says when nothing matches and works by keyboard', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /^You send:/ }).click();
+  const search = page.getByPlaceholder('Search by name or ticker');
+  await expect(search).toBeFocused();
+  await expect(page.getByRole('group', { name: 'Popular' }).getByRole('option')).toHaveCount(7);
+  await search.fill('qqqqqq');
+  await expect(page.getByText('No cryptocurrency found.')).toBeVisible();
+  await search.fill('tron');
+  await page.keyboard.press('Escape');
+  await expect(search).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^You send:/ })).toBeFocused();
+});
+
+test('a failed order creation shows the server message', async ({ page }) => {
+  await page.route('**/api/create-order', (route) =>
+    route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, msg: 'The minimum amount is 1 BTC', error: 'The minimum amount is 1 BTC' }) }),
+  );
+  await page.goto('/exchange/btc-eth');
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByText('Failed to create order')).toBeVisible();
+  await expect(page.getByText('The minimum amount is 1 BTC')).toBeVisible();
+});
+
+test('an unknown pair page says so and offers the default pair', async ({ page }) => {
+  await page.goto('/exchange/nope-eth');
+  await expect(page.getByText("We don't list NOPE.", { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^You send: BTC/ })).toBeVisible();
+});
+
+test('an order page without a valid token says the order cannot be found', async ({ page }) => {
+  await page.goto('/order/NOSUCHORDER12345');
+  await expect(page.getByText('Failed to fetch order details')).toBeVisible();
+  await expect(page.getByText('This order could not be found.', { exact: false })).toBeVisible();
+});
+
+test('a short deposit on a fixed order asks the customer, who can choose a refund', async ({ page, request }) => {
+  await page.goto('/exchange/btc-eth');
+  await page.getByLabel('Fixed rate (1.0%)').check();
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  const orderId = (await page.getByTestId('order-id').textContent())!.trim();
+  const link = await page.getByRole('link', { name: 'View Order Details' }).getAttribute('href');
+  await simulateDeposit(request, orderId, '0.005');
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { name: 'Your decision is needed' })).toBeVisible();
+  await expect(page.getByText('We received less than the order asked for.')).toBeVisible();
+  await page.getByLabel('Refund address (BTC)').fill(ADDRESSES.BTC_LEGACY);
+  await page.getByRole('button', { name: 'Refund me' }).click();
+  await expect(page.getByTestId('order-status').first()).toHaveText('Refunded', { timeout: 15_000 });
+});
+
+test('a denied camera says so in the scanner', async ({ page }) => {
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+  });
+  await page.goto('/exchange/btc-eth');
+  await page.getByRole('button', { name: 'Scan QR code' }).click();
+  await expect(page.getByText('Camera access denied or not available. Please check permissions.')).toBeVisible();
+  await page.getByRole('dialog', { name: 'Scan QR Code' }).getByRole('button', { name: 'Cancel' }).first().click();
+  await expect(page.getByRole('dialog', { name: 'Scan QR Code' })).toHaveCount(0);
+});
+
+test('paste fills the address, and a refused clipboard says so', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/exchange/btc-eth');
+  await page.evaluate((text) => navigator.clipboard.writeText(text), ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Paste address' }).click();
+  await expect(page.getByLabel('Destination address')).toHaveValue(ADDRESSES.ETH);
+  await expect(page.getByText('Address pasted')).toBeVisible();
+
+  await page.evaluate(() => {
+    navigator.clipboard.readText = () => Promise.reject(new DOMException('no', 'NotAllowedError'));
+  });
+  await page.getByRole('button', { name: 'Paste address' }).click();
+  await expect(page.getByText('Paste failed')).toBeVisible();
+  await expect(page.getByText('Unable to access clipboard. Please check browser permissions.')).toBeVisible();
+});
+
+test('copy buttons confirm for two seconds with their toasts', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/exchange/btc-xrp');
+  await page.getByLabel('Destination address').fill(ADDRESSES.XRP);
+  await page.getByLabel('Destination tag').fill('12345');
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  const orderId = (await page.getByTestId('order-id').textContent())!.trim();
+  await page.getByRole('button', { name: 'Copy Order ID' }).click();
+  await expect(page.getByText('Order ID copied')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(orderId);
+  await expect(page.getByRole('button', { name: 'Copy Order ID' })).toBeVisible({ timeout: 3_000 });
+});
+
+test('a deposit tag is shown as required', async ({ page }) => {
+  await page.goto('/exchange/xrp-btc');
+  await page.getByLabel('Destination address').fill(ADDRESSES.BTC);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByText('Required', { exact: true })).toBeVisible();
+  await expect(page.getByText('Include this destination tag with your deposit or it cannot be credited.')).toBeVisible();
+  await page.getByRole('button', { name: 'Copy Destination tag' }).click();
+  await expect(page.getByText('Tag copied')).toBeVisible();
+});

@@ -1,0 +1,36 @@
+// Shared by the tests and the Playwright configuration.
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+export const ADMIN_TOKEN = 'e2e-admin-token';
+
+/** Published addresses that pass the server's checksums. */
+export const ADDRESSES = {
+  ETH: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  ETH_TYPO: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD',
+  BTC: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+  BTC_LEGACY: '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+  XRP: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+} as const;
+
+/** Picks a coin in one of the widget's pickers by typing its name. */
+export async function pickCoin(page: Page, side: 'You send' | 'You get', search: string) {
+  await page.getByRole('button', { name: new RegExp(`^${side}:`) }).click();
+  await page.getByPlaceholder('Search by name or ticker').fill(search);
+  await page.keyboard.press('Enter');
+}
+
+export async function simulateDeposit(request: APIRequestContext, orderId: string, amount?: string) {
+  const response = await request.post('/api/admin/sandbox/deposit', {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    data: { order_id: orderId, ...(amount ? { amount } : {}) },
+  });
+  expect(response.status()).toBe(200);
+}
+
+export async function setCurrencySwitch(request: APIRequestContext, code: string, body: { send?: boolean | null; recv?: boolean | null }) {
+  const response = await request.put(`/api/admin/currency-overrides/${code}`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    data: body,
+  });
+  expect(response.status()).toBe(200);
+}
