@@ -311,3 +311,36 @@ test('a deposit tag is shown as required', async ({ page }) => {
   await page.getByRole('button', { name: 'Copy Destination tag' }).click();
   await expect(page.getByText('Tag copied')).toBeVisible();
 });
+
+test('all pairs are listed, searchable, and link to their pair pages', async ({ page }) => {
+  await page.goto('/exchange/all-pairs');
+  await expect(page.getByRole('heading', { name: 'All exchange pairs' })).toBeVisible();
+  await page.getByLabel('Search pairs').fill('monero tether tron');
+  await expect(page.getByText(/^\d+ pairs$/)).toHaveText(/^[12] pairs$/);
+  await page.getByRole('link', { name: 'XMR (XMR) to USDT (TRC20)' }).click();
+  await expect(page).toHaveURL(/\/exchange\/xmr-usdttrc$/);
+  await expect(page.getByRole('heading', { name: 'Exchange XMR (XMR) to USDT (TRX)' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^You send: XMR/ })).toBeVisible();
+});
+
+test('the converter shows a live conversion and links to the exchange', async ({ page }) => {
+  await page.goto('/convert');
+  await expect(page.getByRole('heading', { name: 'Crypto converter' })).toBeVisible();
+  await expect(page.getByTestId('converted')).toHaveText(/^[\d.]+ USDT$/);
+  await page.getByLabel('Amount').fill('2');
+  await expect(page.getByTestId('converted')).toHaveText(/^[\d.]+ USDT$/);
+  await page.getByRole('link', { name: 'Exchange BTC to USDT' }).click();
+  await expect(page).toHaveURL(/\/exchange\/btc-usdttrc$/);
+});
+
+test('the widget fits a 360 px wide phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto('/');
+  await expect(receiveAmount(page)).not.toHaveValue('');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('button', { name: 'Exchange now' })).toBeInViewport({ ratio: 0 }).catch(() => undefined);
+  const box = await page.getByRole('button', { name: 'Exchange now' }).boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(360);
+});

@@ -14,6 +14,8 @@ import HomeRoute from './routes/home';
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const ExchangePairRoute = lazy(() => import('./routes/exchange-pair'));
 const OrderPage = lazy(() => import('@/features/exchange/components/order-page'));
+const AllPairsPage = lazy(() => import('@/features/exchange/components/all-pairs-page'));
+const ConvertPage = lazy(() => import('@/features/exchange/components/convert-page'));
 
 export function createRouter() {
   return createBrowserRouter([
@@ -22,7 +24,9 @@ export function createRouter() {
       errorElement: <RouteError />,
       children: [
         { index: true, element: <HomeRoute /> },
+        { path: '/exchange/all-pairs', element: <AllPairsPage /> },
         { path: '/exchange/:pair', element: <ExchangePairRoute /> },
+        { path: '/convert', element: <ConvertPage /> },
         { path: '/order/:orderId', element: <OrderPage /> },
         { path: '/order-details/:orderId', element: <OrderPage /> },
         {

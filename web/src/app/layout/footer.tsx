@@ -37,20 +37,20 @@ const COLUMNS = [
   },
 ] as const;
 
-// Coins from the spec's catalogue, with their brand colours.
+// Coins from the spec's catalogue, shown with their logos.
 const SUPPORTED_COINS = [
-  { code: 'BTC', color: '#f7931a' },
-  { code: 'ETH', color: '#627eea' },
-  { code: 'USDT', color: '#26a17b' },
-  { code: 'USDC', color: '#2775ca' },
-  { code: 'BNB', color: '#f3ba2f' },
-  { code: 'XMR', color: '#ff6600' },
-  { code: 'SOL', color: '#9945ff' },
-  { code: 'XRP', color: '#23292f' },
-  { code: 'LTC', color: '#345d9d' },
-  { code: 'DOGE', color: '#c2a633' },
-  { code: 'TRX', color: '#ef0027' },
-  { code: 'TON', color: '#0098ea' },
+  'BTC',
+  'ETH',
+  'USDT',
+  'USDC',
+  'BNB',
+  'XMR',
+  'SOL',
+  'XRP',
+  'LTC',
+  'DOGE',
+  'TRX',
+  'TON',
 ] as const;
 
 export function Footer() {
@@ -84,15 +84,18 @@ export function Footer() {
         <ul className="mt-3 flex flex-wrap gap-2">
           {SUPPORTED_COINS.map((coin) => (
             <li
-              key={coin.code}
+              key={coin}
               className="flex items-center gap-1.5 rounded-full border border-slate-200 px-2.5 py-1 text-xs font-medium text-slate-700"
             >
-              <span
-                aria-hidden="true"
-                className="size-2.5 rounded-full"
-                style={{ backgroundColor: coin.color }}
+              <img
+                src={`/coins/${coin.toLowerCase()}.svg`}
+                alt=""
+                width={16}
+                height={16}
+                loading="lazy"
+                className="size-4"
               />
-              {coin.code}
+              {coin}
             </li>
           ))}
         </ul>

@@ -24,7 +24,7 @@ export default function HomeRoute() {
   return (
     <section className="bg-gradient-to-b from-teal-50 to-slate-50">
       <PageMeta title={t('meta.defaultTitle', { siteName })} description={t('meta.description')} />
-      <div className="mx-auto grid max-w-6xl items-start gap-10 px-4 py-12 sm:py-16 lg:grid-cols-2">
+      <div className="mx-auto grid max-w-6xl grid-cols-1 items-start gap-10 px-4 py-12 sm:py-16 lg:grid-cols-2">
         <div>
           <h1 className="max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
             {t('home.title')}

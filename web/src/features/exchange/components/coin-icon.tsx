@@ -1,3 +1,5 @@
+import { useState } from 'react';
+
 import { cn } from '@/lib/utils';
 
 /** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
@@ -11,27 +13,48 @@ export function textColorOn(hex: string): string {
   return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? '#ffffff' : '#0f172a';
 }
 
-/** A coin's mark: its brand colour and ticker, drawn locally (nothing is hot-linked). */
+/**
+ * A coin's logo, served by Ferry from /coins (made at build time from the @web3icons/core
+ * package, or drawn in the coin's colour). Should an image be missing, the ticker is drawn
+ * instead — by CSS, so it stays decoration rather than text of the control around it.
+ */
 export function CoinIcon({
   coin,
+  logo,
   color,
   className,
 }: {
   coin: string;
+  logo?: string | undefined;
   color?: string | undefined;
   className?: string;
 }) {
-  const letters = coin.slice(0, coin.length > 4 ? 3 : 4);
-  // The letters are drawn by CSS, so they are decoration, not text of the control around them.
+  const [failed, setFailed] = useState(false);
+  const source = (logo ?? coin).toLowerCase();
+  if (!failed && /^[a-z0-9]+$/.test(source)) {
+    return (
+      <img
+        src={`/coins/${source}.svg`}
+        alt=""
+        aria-hidden="true"
+        width={28}
+        height={28}
+        loading="lazy"
+        onError={() => setFailed(true)}
+        className={cn('size-7 shrink-0 rounded-full', className)}
+      />
+    );
+  }
+  const background = color ?? '#475569';
   return (
     <span
       aria-hidden="true"
-      data-ticker={letters}
+      data-ticker={coin.slice(0, coin.length > 4 ? 3 : 4)}
       className={cn(
         'inline-flex size-7 shrink-0 items-center justify-center rounded-full text-[9px] font-bold tracking-tight before:content-[attr(data-ticker)]',
         className,
       )}
-      style={{ backgroundColor: color ?? '#475569', color: textColorOn(color ?? '#475569') }}
+      style={{ backgroundColor: background, color: textColorOn(background) }}
     />
   );
 }
@@ -42,10 +65,9 @@ export function networkBadge(network: string): string {
 }
 
 export function NetworkBadge({ network }: { network: string }) {
-  const label = networkBadge(network);
   return (
     <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-slate-700">
-      {label}
+      {networkBadge(network)}
     </span>
   );
 }

@@ -316,7 +316,7 @@ export function ExchangeWidget({
         void submit();
       }}
     >
-      <fieldset disabled={busy} className="space-y-4">
+      <fieldset disabled={busy} className="min-w-0 space-y-4">
         <div className="rounded-xl bg-slate-50 p-3">
           <label htmlFor={`${ids}-send`} className="text-xs font-medium text-slate-600">
             {t('exchange.send')}
