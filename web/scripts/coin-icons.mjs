@@ -10,7 +10,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const catalogue = JSON.parse(readFileSync(join(here, '../../catalogue/currencies.json'), 'utf8'));
 const out = join(here, '../public/coins');
 mkdirSync(out, { recursive: true });
-const icons = join(dirname(createRequire(import.meta.url).resolve('@web3icons/core')), 'svgs/tokens/branded');
+const icons = join(
+  dirname(createRequire(import.meta.url).resolve('@web3icons/core')),
+  'svgs/tokens/branded',
+);
 
 function textColorOn(hex) {
   const channel = (i) => {
