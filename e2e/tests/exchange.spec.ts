@@ -344,3 +344,43 @@ test('the widget fits a 360 px wide phone', async ({ page }) => {
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(360);
 });
+
+test('creating an order counts its steps with the inputs disabled', async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/create-order', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/exchange/btc-eth');
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  const button = page.getByRole('button', { name: /Creating Order\.\.\./ });
+  await expect(button).toContainText('Step 1 of 3');
+  await expect(page.getByLabel('Destination address')).toBeDisabled();
+  await expect(button).toContainText('Step 2 of 3');
+  await expect(button).toContainText('Step 3 of 3');
+  release();
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+});
+
+test('a quote the server refuses shows the exchange-rate error toast', async ({ page }) => {
+  await page.route('**/api/exchange-rate', (route) =>
+    route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, msg: 'Unknown currency BTC', error: 'Unknown currency BTC' }) }),
+  );
+  await page.goto('/exchange/btc-eth');
+  await expect(page.getByText('Exchange rate error')).toBeVisible();
+  await expect(page.getByText('Unknown currency BTC')).toBeVisible();
+});
+
+test('maintenance on a network is shown inline and in a toast', async ({ page }) => {
+  await page.route('**/api/exchange-rate', async (route) => {
+    const upstream = await route.fetch();
+    const json = await upstream.json();
+    json.data.errors = ['MAINTENANCE_TO'];
+    return route.fulfill({ response: upstream, json });
+  });
+  await page.goto('/exchange/btc-eth');
+  await expect(page.getByText('Network temporarily suspended for maintenance')).toBeVisible();
+  await expect(page.getByText('ETH is under maintenance')).toBeVisible();
+});

@@ -186,7 +186,6 @@ export default function OrderPage() {
             <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
               <StatusBadge status={entry.status} />
               <span className="text-slate-600">{formatTime(entry.at, i18n.language)}</span>
-              {entry.detail ? <span className="text-slate-700">{entry.detail}</span> : null}
             </li>
           ))}
         </ol>
