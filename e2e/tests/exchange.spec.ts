@@ -238,10 +238,31 @@ test('an unknown pair page says so and offers the default pair', async ({ page }
   await expect(page.getByRole('button', { name: /^You send: BTC/ })).toBeVisible();
 });
 
-test('an order page without a valid token says the order cannot be found', async ({ page }) => {
+test('an unknown order says it cannot be found, after trying the details and the tracking', async ({ page }) => {
+  const details = page.waitForResponse((r) => r.url().includes('/api/order-details/NOSUCHORDER12345'));
   await page.goto('/order/NOSUCHORDER12345');
-  await expect(page.getByText('Failed to fetch order details')).toBeVisible();
+  expect((await details).status()).toBe(404);
+  await expect(page.getByText('Failed to track order')).toBeVisible();
   await expect(page.getByText('This order could not be found.', { exact: false })).toBeVisible();
+});
+
+test('without its private link an order shows only its public status', async ({ page, browser }) => {
+  await page.goto('/exchange/btc-eth');
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  const orderId = (await page.getByTestId('order-id').textContent())!.trim();
+
+  const stranger = await browser.newPage({ baseURL: new URL(page.url()).origin });
+  await stranger.goto(`/order/${orderId}`);
+  await expect(stranger.getByText('Failed to fetch order details')).toBeVisible();
+  await expect(stranger.getByText('only its public status is shown', { exact: false })).toBeVisible();
+  await expect(stranger.getByTestId('order-status')).toHaveText('Awaiting Deposit');
+  await expect(stranger.getByText(ADDRESSES.ETH)).toHaveCount(0);
+  await stranger.close();
+
+  // The browser that created it remembers the token: the full page opens without the link.
+  await page.goto(`/order/${orderId}`);
+  await expect(page.getByRole('heading', { name: 'Payment information' })).toBeVisible();
 });
 
 test('a short deposit on a fixed order asks the customer, who can choose a refund', async ({ page, request }) => {

@@ -8,6 +8,7 @@ mod extract;
 mod health;
 pub mod metrics;
 pub mod orders;
+mod security;
 mod site_config;
 mod spa;
 
@@ -55,7 +56,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 
-    Router::new()
+    let public_url = state.config.public_url.clone();
+    let mut router = Router::new()
         .nest("/api", api)
         .merge(health::router())
         .fallback(spa::serve)
@@ -78,7 +80,11 @@ pub fn router(state: AppState) -> Router {
             }),
         )
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
-        .with_state(state)
+        .with_state(state);
+    for layer in security::layers(&public_url) {
+        router = router.layer(layer);
+    }
+    router
 }
 
 fn internal_error_response() -> Response {

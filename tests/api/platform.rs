@@ -129,3 +129,43 @@ async fn site_config_follows_the_operators_settings() {
     assert_eq!(body["fees"]["fixed_percent"], "0.8");
     assert_eq!(body["languages"], serde_json::json!(["en", "de"]));
 }
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let app = spawn_app().await;
+    for path in ["/", "/api/config", "/api/nope", "/healthz"] {
+        let response = app.get(path).await;
+        let headers = response.headers();
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("script-src 'self' 'unsafe-inline'"),
+            "{path}: {csp}"
+        );
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(
+            headers["referrer-policy"], "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert!(
+            headers.get("strict-transport-security").is_none(),
+            "no HSTS over plain HTTP"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hsts_is_sent_when_the_site_is_served_over_https() {
+    let app = spawn_app_with(Db::Sqlite, |c| {
+        c.public_url = "https://ferry.example".into()
+    })
+    .await
+    .unwrap();
+    let response = app.get("/healthz").await;
+    assert!(
+        response.headers()["strict-transport-security"]
+            .to_str()
+            .unwrap()
+            .starts_with("max-age=")
+    );
+}

@@ -118,3 +118,19 @@ export async function validateAddress(
   });
   return answer.data;
 }
+
+/** The public status view of `POST /api/track-order` (no addresses). */
+export interface TrackedOrder {
+  id: string;
+  status: string;
+  type: string;
+  progress: number;
+  from: { code: string; coin: string | null; network: string | null; amount: string };
+  to: { code: string; coin: string | null; network: string | null; amount: string };
+  time: { reg: number; expiration: number; finished: number | null };
+}
+
+export async function trackOrder(orderId: string): Promise<TrackedOrder> {
+  const answer = await api.post<Envelope<TrackedOrder>>('/api/track-order', { order_id: orderId });
+  return answer.data;
+}

@@ -1,6 +1,6 @@
 // The order page, /order/{id} and /order-details/{id} (spec/exchange.md §2): live over the
 // server's event stream, with the timeline and, in EMERGENCY, the refund-or-continue choice.
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -10,7 +10,13 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
 
-import { chooseEmergency, orderQueryOptions, rememberedOrderToken, useOrder } from '../api/orders';
+import {
+  chooseEmergency,
+  orderQueryOptions,
+  rememberedOrderToken,
+  trackOrder,
+  useOrder,
+} from '../api/orders';
 import type { Order } from '../types';
 import { DepositInstructions, OrderSummary } from './order-created';
 import { Countdown, formatTime, ProgressBar, StatusBadge } from './order-parts';
@@ -120,6 +126,38 @@ function EmergencyChoice({ order, onDone }: { order: Order; onDone: (order: Orde
   );
 }
 
+/**
+ * Without the order's token only its public status can be shown (no addresses): tracked by
+ * id through `POST /api/track-order`.
+ */
+function PublicStatus({ orderId }: { orderId: string }) {
+  const { t } = useTranslation();
+  const tracked = useQuery({
+    queryKey: ['/api/track-order', orderId],
+    queryFn: () => trackOrder(orderId),
+  });
+  useEffect(() => {
+    if (tracked.error)
+      notify(t('toast.trackFailed'), {
+        description: tracked.error.message,
+        variant: 'destructive',
+      });
+  }, [tracked.error, t]);
+  if (tracked.isPending) return <Spinner label={t('order.loading')} />;
+  if (!tracked.data) return <p className="mt-3 text-slate-700">{t('order.notFound')}</p>;
+  const order = tracked.data;
+  return (
+    <div className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 text-left sm:p-6">
+      <p className="text-sm text-slate-700">{t('order.publicView')}</p>
+      <StatusBadge status={order.status} />
+      <ProgressBar status={order.status} />
+      <p className="text-lg font-semibold">
+        {order.from.amount} {order.from.coin} → {order.to.amount} {order.to.coin}
+      </p>
+    </div>
+  );
+}
+
 export default function OrderPage() {
   const { t, i18n } = useTranslation();
   const { orderId = '' } = useParams();
@@ -146,7 +184,7 @@ export default function OrderPage() {
       <section className="mx-auto max-w-2xl px-4 py-16 text-center">
         <PageMeta title={title} noindex />
         <h1 className="text-2xl font-semibold">{title}</h1>
-        <p className="mt-3 text-slate-700">{t('order.notFound')}</p>
+        <PublicStatus orderId={orderId} />
       </section>
     );
   }
