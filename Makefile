@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup clean
+.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -57,6 +57,10 @@ lint: fmt-check clippy test-web
 
 test: fmt-check clippy test-rust test-web e2e ## everything CI runs
 	@echo "make test: all suites passed"
+
+bench: build ## measure throughput, latency, RSS and start-up; writes docs/benchmarks.md
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	python3 scripts/bench/bench.py
 
 clean:
 	$(CARGO) clean

@@ -120,6 +120,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         provider: sandbox,
         switches,
         orders,
+        currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {
         listener,

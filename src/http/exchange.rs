@@ -39,24 +39,64 @@ pub fn quote_limiter(per_minute: u32) -> QuoteLimiter {
 /// A currency of `GET /api/available-currencies` (spec/exchange.md §3), `send`/`recv` from the
 /// customer's side.
 #[derive(Serialize)]
-struct AvailableCurrency {
-    code: &'static str,
-    coin: &'static str,
-    name: &'static str,
-    network: &'static str,
+struct AvailableCurrency<'a> {
+    code: &'a str,
+    coin: &'a str,
+    name: &'a str,
+    network: &'a str,
     #[serde(rename = "networkName")]
-    network_name: &'static str,
+    network_name: &'a str,
     recv: u8,
     send: u8,
-    tag: Option<&'static str>,
+    tag: Option<&'a str>,
     precision: u32,
-    logo: &'static str,
-    color: &'static str,
+    logo: &'a str,
+    color: &'a str,
     priority: u8,
 }
 
+/// The serialised currency list, rebuilt only when the currency switches are reloaded: the
+/// list is asked for on every page load and is the same for everyone.
+#[derive(Clone, Default)]
+pub struct CurrencyListCache(Arc<std::sync::Mutex<Option<(u64, axum::body::Bytes)>>>);
+
 async fn list_available_currencies(State(state): State<AppState>) -> Response {
-    let list: Vec<AvailableCurrency> = state
+    let generation = state.switches.generation();
+    let cached = state
+        .currency_list
+        .0
+        .lock()
+        .expect("currency list cache lock")
+        .as_ref()
+        .filter(|(g, _)| *g == generation)
+        .map(|(_, bytes)| bytes.clone());
+    let body = match cached {
+        Some(bytes) => bytes,
+        None => {
+            let bytes = axum::body::Bytes::from(
+                serde_json::to_vec(&available_currencies(&state)).unwrap_or_default(),
+            );
+            *state
+                .currency_list
+                .0
+                .lock()
+                .expect("currency list cache lock") = Some((generation, bytes.clone()));
+            bytes
+        }
+    };
+    // Clients cache the list for 30 minutes (spec/exchange.md §9); intermediaries a minute.
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "public, max-age=60"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn available_currencies(state: &AppState) -> Vec<AvailableCurrency<'_>> {
+    state
         .catalogue
         .all()
         .iter()
@@ -77,9 +117,7 @@ async fn list_available_currencies(State(state): State<AppState>) -> Response {
                 priority: c.priority,
             }
         })
-        .collect();
-    // Clients cache the list for 30 minutes (spec/exchange.md §9); intermediaries a minute.
-    ([(header::CACHE_CONTROL, "public, max-age=60")], Json(list)).into_response()
+        .collect()
 }
 
 #[derive(Deserialize)]

@@ -41,6 +41,7 @@ pub struct AppState {
     pub switches: CurrencySwitches,
     pub quote_limiter: exchange::QuoteLimiter,
     pub orders: Arc<crate::services::orders::Orders>,
+    pub currency_list: exchange::CurrencyListCache,
 }
 
 /// Largest request body the site API reads.

@@ -3,6 +3,7 @@
 //! a quote never waits on the database.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::domain::currency::Currency;
@@ -21,6 +22,8 @@ pub struct CurrencyState {
 #[derive(Clone, Default)]
 pub struct CurrencySwitches {
     overrides: Arc<RwLock<HashMap<String, CurrencyOverride>>>,
+    /// Bumped at every reload, so views built from the switches know when to rebuild.
+    generation: Arc<AtomicU64>,
 }
 
 impl CurrencySwitches {
@@ -33,7 +36,12 @@ impl CurrencySwitches {
             .map(|o| (o.code.clone(), o))
             .collect();
         *self.overrides.write().expect("switches lock") = fresh;
+        self.generation.fetch_add(1, Ordering::Release);
         Ok(())
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     pub fn state(&self, provider: &dyn LiquidityProvider, currency: &Currency) -> CurrencyState {

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""`make bench`: drives the release binary with wrk and writes docs/benchmarks.md.
+
+For each backend (SQLite; PostgreSQL too when FERRY_BENCH_DATABASE_URL is set) it starts
+target/release/ferry on a free port with a fresh database, measures the time to ready and the
+idle RSS, runs wrk at 64 connections against each endpoint, and reads the peak RSS.
+"""
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, "target/release/ferry")
+DURATION = os.environ.get("BENCH_DURATION", "10s")
+CONNECTIONS = 64
+THREADS = 2
+ETH = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+TARGETS = {
+    "GET /api/available-currencies": (">= 20,000 req/s, p99 < 10 ms"),
+    "POST /api/exchange-rate (warm)": (">= 20,000 req/s, p99 < 10 ms"),
+    "POST /api/create-order": (">= 2,000/s SQLite, >= 1,000/s PostgreSQL"),
+    "GET /api/order-details/{id}": ("-"),
+    "GET / (embedded app)": ("-"),
+}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kb(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def post(url, body):
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def lua_post(path, body):
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    script.write(
+        'wrk.method = "POST"\n'
+        'wrk.headers["Content-Type"] = "application/json"\n'
+        f"wrk.body = {json.dumps(json.dumps(body))}\n"
+    )
+    script.close()
+    return script.name
+
+
+def run_wrk(url, script=None):
+    args = ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", DURATION, "--latency"]
+    if script:
+        args += ["-s", script]
+    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+
+    def ms(m):
+        value, unit = float(m.group(1)), m.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    return {"rps": rps, "p50": ms(p50), "p99": ms(p99), "errors": int(non2xx.group(1)) if non2xx else 0}
+
+
+def bench(label, database_url=None):
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="ferry-bench-")
+    env = dict(os.environ)
+    env.update(
+        FERRY_LISTEN=f"127.0.0.1:{port}",
+        FERRY_DATA_DIR=data,
+        FERRY_LOG="warn",
+        FERRY_LOG_FORMAT="json",
+        # The per-client quote limit would answer 429 to a load generator on one address.
+        FERRY_QUOTE_RATE_PER_MINUTE="100000000",
+    )
+    if database_url:
+        env["FERRY_DATABASE_URL"] = database_url
+    base = f"http://127.0.0.1:{port}"
+    started = time.monotonic()
+    server = subprocess.Popen([BINARY, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(base + "/readyz", timeout=1)
+                break
+            except OSError:
+                if time.monotonic() - started > 30:
+                    raise SystemExit("the server did not get ready in 30 s")
+                time.sleep(0.01)
+        ready_ms = (time.monotonic() - started) * 1000
+        time.sleep(1)
+        idle_rss = rss_kb(server.pid, "VmRSS")
+
+        quote = {"from_currency": "BTC", "to_currency": "ETH", "amount": "0.1", "direction": "from", "type": "float"}
+        order_body = {"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH, "type": "float", "direction": "from"}
+        order = post(base + "/api/create-order", order_body)["data"]
+        post(base + "/api/exchange-rate", quote)  # warm
+
+        results = {
+            "GET /api/available-currencies": run_wrk(base + "/api/available-currencies"),
+            "POST /api/exchange-rate (warm)": run_wrk(base + "/api/exchange-rate", lua_post("/api/exchange-rate", quote)),
+            "POST /api/create-order": run_wrk(base + "/api/create-order", lua_post("/api/create-order", order_body)),
+            "GET /api/order-details/{id}": run_wrk(f"{base}/api/order-details/{order['id']}?token={order['token']}"),
+            "GET / (embedded app)": run_wrk(base + "/"),
+        }
+        peak_rss = rss_kb(server.pid, "VmHWM")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(data, ignore_errors=True)
+    return {"label": label, "ready_ms": ready_ms, "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": peak_rss / 1024, "results": results}
+
+
+def postgres_database(admin_url):
+    """A fresh database on the server at admin_url; returns its URL."""
+    name = f"ferry_bench_{uuid.uuid4().hex[:12]}"
+    subprocess.run(["psql", admin_url, "-qc", f"CREATE DATABASE {name}"], check=True)
+    base, _, _ = admin_url.rpartition("/")
+    return f"{base}/{name}", name
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    with open("/proc/meminfo") as f:
+        mem_gb = int(f.readline().split()[1]) / 1024 / 1024
+    return f"{os.cpu_count()} cores ({cpu}), {mem_gb:.0f} GB RAM, {platform.system()} {platform.release()}; wrk on the same machine"
+
+
+def report(runs):
+    lines = [
+        "# Benchmarks",
+        "",
+        "Made by `make bench` (`scripts/bench/bench.py`): the release binary on the sandbox provider,",
+        f"driven by wrk with {THREADS} threads and {CONNECTIONS} connections for {DURATION} per endpoint,",
+        "the load generator on the same machine. The per-client quote limit is raised for the run.",
+        "",
+        f"Machine: {machine()}.",
+        f"Run: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+        "",
+    ]
+    for run in runs:
+        lines += [
+            f"## {run['label']}",
+            "",
+            f"Ready in {run['ready_ms']:.0f} ms (target < 1 s); idle RSS {run['idle_rss_mb']:.1f} MB (target <= 40 MB); peak RSS {run['peak_rss_mb']:.1f} MB.",
+            "",
+            "| Endpoint | req/s | p50 ms | p99 ms | non-2xx | Target |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
+        for name, r in run["results"].items():
+            lines.append(f"| {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['errors']} | {TARGETS[name]} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: apt-get install wrk")
+    if not os.path.exists(BINARY):
+        raise SystemExit("build the release binary first: make build")
+    runs = [bench("SQLite")]
+    admin = os.environ.get("FERRY_BENCH_DATABASE_URL")
+    if admin:
+        url, name = postgres_database(admin)
+        try:
+            runs.append(bench("PostgreSQL", url))
+        finally:
+            subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=False)
+    text = report(runs)
+    print(text)
+    with open(os.path.join(ROOT, "docs/benchmarks.md"), "w") as f:
+        f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
