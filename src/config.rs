@@ -86,6 +86,8 @@ pub struct Config {
     pub order_expiry_minutes: u32,
     /// `FERRY_WORKER_INTERVAL_MS`: how often the order worker looks for due work.
     pub worker_interval_ms: u64,
+    /// `FERRY_TRUSTED_SINCE`: the year the home page says the service has been trusted since.
+    pub trusted_since: u16,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -110,6 +112,7 @@ struct Defaults {
     sandbox_step_seconds: u32,
     order_expiry_minutes: u32,
     worker_interval_ms: u64,
+    trusted_since: u16,
 }
 
 impl Default for Defaults {
@@ -134,6 +137,7 @@ impl Default for Defaults {
             sandbox_step_seconds: 10,
             order_expiry_minutes: 30,
             worker_interval_ms: 1000,
+            trusted_since: 2024,
         }
     }
 }

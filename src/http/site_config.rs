@@ -20,6 +20,7 @@ struct SiteConfig {
     languages: Vec<&'static str>,
     default_language: &'static str,
     sandbox: bool,
+    trusted_since: u16,
 }
 
 #[derive(Serialize)]
@@ -42,5 +43,6 @@ async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
         languages: config.languages.iter().map(|l| l.code()).collect(),
         default_language: "en",
         sandbox: config.is_sandbox(),
+        trusted_since: config.trusted_since,
     })
 }

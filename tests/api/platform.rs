@@ -107,6 +107,7 @@ async fn site_config_exposes_the_public_settings() {
     assert_eq!(body["fees"]["fixed_percent"], "1.0");
     assert_eq!(body["sandbox"], true);
     assert_eq!(body["default_language"], "en");
+    assert_eq!(body["trusted_since"], 2024);
     let languages = body["languages"].as_array().expect("languages");
     assert_eq!(languages.len(), 14);
     assert!(body["support_email"].as_str().unwrap().contains('@'));

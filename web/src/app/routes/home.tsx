@@ -1,4 +1,5 @@
 import { CheckCircle2 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
@@ -6,6 +7,8 @@ import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { HOME_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
+
+const HomeSections = lazy(() => import('@/features/site/components/home-sections'));
 
 export default function HomeRoute() {
   const { t } = useTranslation();
@@ -49,6 +52,9 @@ export default function HomeRoute() {
           {...(config?.sandbox ? { samples: SAMPLE_ADDRESSES } : {})}
         />
       </div>
+      <Suspense fallback={null}>
+        <HomeSections />
+      </Suspense>
     </section>
   );
 }

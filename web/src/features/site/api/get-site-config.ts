@@ -11,6 +11,8 @@ export interface SiteConfig {
   languages: string[];
   default_language: string;
   sandbox: boolean;
+  /** The year the home page says the service is trusted since. */
+  trusted_since: number;
 }
 
 export const siteConfigQueryOptions = () =>
