@@ -7,3 +7,6 @@ pub mod language;
 pub mod money;
 pub mod order;
 pub mod referral;
+
+#[cfg(test)]
+mod fuzz;
