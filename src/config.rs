@@ -54,6 +54,8 @@ pub struct Config {
     pub site_name: String,
     /// `FERRY_SUPPORT_EMAIL`: where users write to.
     pub support_email: String,
+    /// `FERRY_COMPANY_NAME`: the operating company named in the terms and privacy policy.
+    pub company_name: String,
     /// `FERRY_FEE_FLOAT_PERCENT`: Ferry's fee on float-rate orders, in percent.
     pub fee_float_percent: Decimal,
     /// `FERRY_FEE_FIXED_PERCENT`: Ferry's fee on fixed-rate orders, in percent.
@@ -100,6 +102,7 @@ struct Defaults {
     public_url: &'static str,
     site_name: &'static str,
     support_email: &'static str,
+    company_name: &'static str,
     fee_float_percent: &'static str,
     fee_fixed_percent: &'static str,
     languages: Vec<&'static str>,
@@ -125,6 +128,7 @@ impl Default for Defaults {
             public_url: "http://127.0.0.1:8080",
             site_name: "Ferry",
             support_email: "support@ferry.local",
+            company_name: "Ferry",
             fee_float_percent: "0.5",
             fee_fixed_percent: "1.0",
             languages: SUPPORTED_LANGUAGES.iter().map(|l| l.code()).collect(),

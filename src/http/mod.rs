@@ -2,6 +2,7 @@
 
 mod admin;
 mod affiliate;
+mod content;
 pub mod error;
 pub mod exchange;
 mod extract;
@@ -54,6 +55,7 @@ pub fn router(state: AppState) -> Router {
         .merge(affiliate::router())
         .merge(exchange::router())
         .merge(orders::router())
+        .merge(content::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

@@ -2,5 +2,6 @@
 
 pub mod affiliate;
 pub mod availability;
+pub mod content;
 pub mod orders;
 pub mod quotes;

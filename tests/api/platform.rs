@@ -170,3 +170,22 @@ async fn hsts_is_sent_when_the_site_is_served_over_https() {
             .starts_with("max-age=")
     );
 }
+
+#[tokio::test]
+async fn legal_documents_are_served_with_the_operators_details() {
+    let app = spawn_app_with(Db::Sqlite, |c| {
+        c.company_name = "Harbour Swaps Ltd".into();
+        c.support_email = "help@harbour.example".into();
+    })
+    .await
+    .unwrap();
+    let body = json_of(app.get("/api/content/legal/terms").await).await;
+    assert_eq!(body["title"], "Terms of Service");
+    assert_eq!(body["updated"], "2025-05-01");
+    let html = body["html"].as_str().unwrap();
+    assert!(html.contains("Harbour Swaps Ltd") && html.contains("help@harbour.example"));
+    let missing = app.get("/api/content/legal/nope").await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let sneaky = app.get("/api/content/legal/..%2F..%2FCargo").await;
+    assert_eq!(sneaky.status(), StatusCode::NOT_FOUND);
+}

@@ -16,6 +16,10 @@ const ExchangePairRoute = lazy(() => import('./routes/exchange-pair'));
 const OrderPage = lazy(() => import('@/features/exchange/components/order-page'));
 const AllPairsPage = lazy(() => import('@/features/exchange/components/all-pairs-page'));
 const ConvertPage = lazy(() => import('@/features/exchange/components/convert-page'));
+const TermsRoute = lazy(() => import('./routes/legal').then((m) => ({ default: m.TermsRoute })));
+const PrivacyRoute = lazy(() =>
+  import('./routes/legal').then((m) => ({ default: m.PrivacyRoute })),
+);
 
 export function createRouter() {
   return createBrowserRouter([
@@ -27,6 +31,8 @@ export function createRouter() {
         { path: '/exchange/all-pairs', element: <AllPairsPage /> },
         { path: '/exchange/:pair', element: <ExchangePairRoute /> },
         { path: '/convert', element: <ConvertPage /> },
+        { path: '/terms', element: <TermsRoute /> },
+        { path: '/privacy', element: <PrivacyRoute /> },
         { path: '/order/:orderId', element: <OrderPage /> },
         { path: '/order-details/:orderId', element: <OrderPage /> },
         {
