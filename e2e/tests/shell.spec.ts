@@ -110,3 +110,15 @@ test('on a phone the menu button opens the navigation', async ({ page }) => {
   await page.getByRole('button', { name: en('nav.closeMenu') }).click();
   await expect(menu).toHaveCount(0);
 });
+
+test('a page loaded on demand shows its texts in the chosen language, never raw keys', async ({ page }) => {
+  const ja = texts('ja');
+  await page.goto('/no-such-page?lang=ja');
+  await expect(page.getByRole('heading', { name: ja('notFound.title') })).toBeVisible();
+  await expect(page.getByRole('link', { name: ja('notFound.returnHome') })).toBeVisible();
+  await expect(page.getByText('notFound.')).toHaveCount(0);
+  // Switching language on such a page loads that language's page texts too.
+  await page.getByRole('button', { name: new RegExp(ja('nav.language')) }).click();
+  await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+  await expect(page.getByRole('heading', { name: de('notFound.title') })).toBeVisible();
+});

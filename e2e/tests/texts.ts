@@ -3,9 +3,22 @@ import { readFileSync } from 'node:fs';
 
 type Tree = { [key: string]: string | Tree };
 
+function read(path: string): Tree {
+  return JSON.parse(readFileSync(new URL(`../../web/src/locales/${path}`, import.meta.url), 'utf8')) as Tree;
+}
+
+/** Deep-merges the core and page texts, as the app does. */
+function merge(a: Tree, b: Tree): Tree {
+  const out: Tree = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const existing = out[key];
+    out[key] = typeof existing === 'object' && typeof value === 'object' ? merge(existing, value) : value;
+  }
+  return out;
+}
+
 export function texts(language: string) {
-  const url = new URL(`../../web/src/locales/${language}.json`, import.meta.url);
-  const tree = JSON.parse(readFileSync(url, 'utf8')) as Tree;
+  const tree = merge(read(`${language}.json`), read(`pages/${language}.json`));
   return (key: string): string => {
     const value = key.split('.').reduce<string | Tree | undefined>(
       (node, part) => (node && typeof node === 'object' ? node[part] : undefined),

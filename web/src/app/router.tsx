@@ -1,8 +1,8 @@
-import { lazy } from 'react';
 import { createBrowserRouter } from 'react-router';
 
 import { protectedPaths } from '@/config/paths';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected-route';
+import { lazyWithTexts } from '@/lib/i18n';
 
 import { RouteError } from './error-boundary';
 import { AppLayout } from './layout/app-layout';
@@ -11,13 +11,15 @@ import HomeRoute from './routes/home';
 
 // The landing page ships in the entry chunk; every other page is code-split with React.lazy,
 // and the layout's Suspense shows a spinner while one loads.
-const NotFoundRoute = lazy(() => import('./routes/not-found'));
-const ExchangePairRoute = lazy(() => import('./routes/exchange-pair'));
-const OrderPage = lazy(() => import('@/features/exchange/components/order-page'));
-const AllPairsPage = lazy(() => import('@/features/exchange/components/all-pairs-page'));
-const ConvertPage = lazy(() => import('@/features/exchange/components/convert-page'));
-const TermsRoute = lazy(() => import('./routes/legal').then((m) => ({ default: m.TermsRoute })));
-const PrivacyRoute = lazy(() =>
+const NotFoundRoute = lazyWithTexts(() => import('./routes/not-found'));
+const ExchangePairRoute = lazyWithTexts(() => import('./routes/exchange-pair'));
+const OrderPage = lazyWithTexts(() => import('@/features/exchange/components/order-page'));
+const AllPairsPage = lazyWithTexts(() => import('@/features/exchange/components/all-pairs-page'));
+const ConvertPage = lazyWithTexts(() => import('@/features/exchange/components/convert-page'));
+const TermsRoute = lazyWithTexts(() =>
+  import('./routes/legal').then((m) => ({ default: m.TermsRoute })),
+);
+const PrivacyRoute = lazyWithTexts(() =>
   import('./routes/legal').then((m) => ({ default: m.PrivacyRoute })),
 );
 

@@ -1,12 +1,17 @@
-// i18next with English bundled (the source of every text) and the other 13 languages loaded on
-// demand as separate chunks.
+// i18next. Each language's texts come in two files: `locales/{lang}.json`, what every page
+// needs (header, footer, the swap form), and `locales/pages/{lang}.json`, what only some pages
+// need. English core texts ship in the entry bundle; everything else loads on demand, so the
+// landing page carries only what it shows.
 import i18n from 'i18next';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 import en from '@/locales/en.json';
+import type enPages from '@/locales/pages/en.json';
 
 import {
   DEFAULT_LANGUAGE,
+  isLanguageCode,
   LANGUAGE_STORAGE_KEY,
   type LanguageCode,
   resolveLanguage,
@@ -15,21 +20,53 @@ import {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & typeof enPages };
   }
 }
 
-type Bundle = typeof en;
+type Bundle = Record<string, unknown>;
 
-const loaders = import.meta.glob<Bundle>(['../locales/*.json', '!../locales/en.json'], {
+const coreLoaders = import.meta.glob<Bundle>(['../locales/*.json', '!../locales/en.json'], {
   import: 'default',
 });
+const pageLoaders = import.meta.glob<Bundle>('../locales/pages/*.json', { import: 'default' });
 
-async function ensureLoaded(language: LanguageCode): Promise<void> {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
-  const load = loaders[`../locales/${language}.json`];
-  if (!load) throw new Error(`No translation file for ${language}`);
-  i18n.addResourceBundle(language, 'translation', await load());
+const loaded = new Set<string>(['core:en']);
+const pending = new Map<string, Promise<void>>();
+
+function load(kind: 'core' | 'pages', language: LanguageCode): Promise<void> {
+  const key = `${kind}:${language}`;
+  if (loaded.has(key)) return Promise.resolve();
+  const existing = pending.get(key);
+  if (existing) return existing;
+  const loader =
+    kind === 'core'
+      ? coreLoaders[`../locales/${language}.json`]
+      : pageLoaders[`../locales/pages/${language}.json`];
+  if (!loader) return Promise.reject(new Error(`No ${kind} texts for ${language}`));
+  const promise = loader().then((bundle) => {
+    i18n.addResourceBundle(language, 'translation', bundle, true, true);
+    loaded.add(key);
+    pending.delete(key);
+  });
+  pending.set(key, promise);
+  return promise;
+}
+
+/** The page texts of the current language (and of English, the fallback). */
+export function loadPageTexts(): Promise<void> {
+  const current = isLanguageCode(i18n.resolvedLanguage) ? i18n.resolvedLanguage : DEFAULT_LANGUAGE;
+  return Promise.all([load('pages', current), load('pages', DEFAULT_LANGUAGE)]).then(
+    () => undefined,
+  );
+}
+
+/** `React.lazy`, waiting for the page texts too, so a page never shows a raw key. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bound as React.lazy
+export function lazyWithTexts<T extends ComponentType<any>>(
+  factory: () => Promise<{ default: T }>,
+): LazyExoticComponent<T> {
+  return lazy(() => Promise.all([factory(), loadPageTexts()]).then(([module]) => module));
 }
 
 export function initialLanguage(): LanguageCode {
@@ -62,12 +99,16 @@ export async function initI18n(language: LanguageCode = initialLanguage()): Prom
   return i18n;
 }
 
-/** Loads `language` if needed, switches to it, and sets `<html lang>` (and stores it if asked). */
+/**
+ * Loads `language` if needed, switches to it, and sets `<html lang>` (and stores it if asked).
+ * Page texts already in use are loaded for the new language before it shows.
+ */
 export async function applyLanguage(
   language: LanguageCode,
   { store }: { store: boolean },
 ): Promise<void> {
-  await ensureLoaded(language);
+  const pagesInUse = [...loaded].some((key) => key.startsWith('pages:'));
+  await Promise.all([load('core', language), pagesInUse ? load('pages', language) : null]);
   await i18n.changeLanguage(language);
   document.documentElement.lang = language;
   if (store) {

@@ -19,20 +19,30 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const load = (code: string) =>
-  flatten(JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8')) as Tree);
+const read = (file: string) => flatten(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Tree);
+/** A language's texts: the core file and the page file together. */
+const load = (code: string) => new Map([...read(`${code}.json`), ...read(`pages/${code}.json`)]);
 const placeholders = (text: string) =>
   [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
 
 const english = load('en');
 
 describe('translations', () => {
-  it('ship a file for each of the 14 languages and no other', () => {
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => f.replace('.json', ''))
-      .sort();
-    expect(files).toEqual(LANGUAGES.map((l) => l.code).sort());
+  it('ship a core and a page file for each of the 14 languages and no other', () => {
+    for (const folder of [dir, join(dir, 'pages')]) {
+      const files = readdirSync(folder)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.replace('.json', ''))
+        .sort();
+      expect(files).toEqual(LANGUAGES.map((l) => l.code).sort());
+    }
+  });
+
+  it('keep each key in the same file as English does', () => {
+    const core = [...read('en.json').keys()];
+    for (const { code } of LANGUAGES) {
+      expect([...read(`${code}.json`).keys()].sort()).toEqual([...core].sort());
+    }
   });
 
   for (const { code } of LANGUAGES.filter((l) => l.code !== 'en')) {

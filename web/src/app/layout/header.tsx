@@ -1,6 +1,6 @@
 // Header of spec/accounts-and-pages.md §2.7.
 import { Menu as MenuIcon, Moon, X } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
@@ -9,13 +9,16 @@ import { paths } from '@/config/paths';
 import { type User, useUser } from '@/features/auth/api/get-user';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
 import { cn } from '@/lib/utils';
+import { lazyWithTexts } from '@/lib/i18n';
 
 import { LanguageMenu } from './language-menu';
 import { ACCOUNT_LINKS } from './nav-links';
 
 // Signed-in controls load only for signed-in visitors: most visitors never need them.
-const UserMenu = lazy(() => import('./user-menu'));
-const MobileSignOut = lazy(() => import('./user-menu').then((m) => ({ default: m.MobileSignOut })));
+const UserMenu = lazyWithTexts(() => import('./user-menu'));
+const MobileSignOut = lazyWithTexts(() =>
+  import('./user-menu').then((m) => ({ default: m.MobileSignOut })),
+);
 
 const NAV_LINKS = [
   { to: paths.about, key: 'nav.about' },

@@ -1,5 +1,5 @@
 import { CheckCircle2 } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
@@ -7,8 +7,9 @@ import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { HOME_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { lazyWithTexts } from '@/lib/i18n';
 
-const HomeSections = lazy(() => import('@/features/site/components/home-sections'));
+const HomeSections = lazyWithTexts(() => import('@/features/site/components/home-sections'));
 
 export default function HomeRoute() {
   const { t } = useTranslation();

@@ -1,15 +1,16 @@
 // The currency picker (spec/exchange.md §2): a button showing the coin; its searchable list
 // loads on first use, so the command list is not in the landing page's bundle.
 import { ChevronDown } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Spinner } from '@/components/ui/spinner';
+import { lazyWithTexts } from '@/lib/i18n';
 
 import type { Currency } from '../types';
 import { CoinIcon, NetworkBadge, networkBadge } from './coin-icon';
 
-const CurrencyList = lazy(() => import('./currency-list'));
+const CurrencyList = lazyWithTexts(() => import('./currency-list'));
 
 interface Props {
   label: string;

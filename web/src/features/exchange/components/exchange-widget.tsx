@@ -1,6 +1,6 @@
 // The swap widget (spec/exchange.md §2, §4, §5, §8): editing → creating → order created.
 import { ArrowDownUp, ClipboardPaste, ScanLine } from 'lucide-react';
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -10,6 +10,7 @@ import { TaggedText } from '@/components/ui/tagged-text';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
+import { lazyWithTexts } from '@/lib/i18n';
 
 import { useCurrencies } from '../api/get-currencies';
 import { QuoteFailure } from '../api/get-quote';
@@ -29,8 +30,8 @@ import type { Currency, Direction, Order, RateType } from '../types';
 import { CurrencyPicker } from './currency-picker';
 import { RateTypeDialog } from './rate-type-dialog';
 
-const OrderCreated = lazy(() => import('./order-created'));
-const QrScannerDialog = lazy(() => import('./qr-scanner-dialog'));
+const OrderCreated = lazyWithTexts(() => import('./order-created'));
+const QrScannerDialog = lazyWithTexts(() => import('./qr-scanner-dialog'));
 
 export interface ExchangeWidgetProps {
   initialFrom?: string;
