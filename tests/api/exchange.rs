@@ -377,3 +377,57 @@ async fn the_address_check_tells_a_checksum_typo_from_a_wrong_format() {
             .contains("whole number")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_concurrent_quoting_clients_get_quotes_or_well_formed_429s() {
+    let app = spawn_app_with(Db::Sqlite, |c| c.quote_rate_per_minute = 600)
+        .await
+        .unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
+    let clients: Vec<_> = (0..200)
+        .map(|n| {
+            let (client, url) = (app.client.clone(), app.url("/api/exchange-rate"));
+            tokio::spawn(async move {
+                let (mut quotes, mut limited) = (0, 0);
+                while tokio::time::Instant::now() < deadline {
+                    let amount = format!("0.0{}", 1 + n % 9);
+                    let response = client
+                        .post(&url)
+                        .json(&json!({"from_currency": "BTC", "to_currency": "ETH", "amount": amount}))
+                        .send()
+                        .await
+                        .expect("an answer");
+                    let status = response.status();
+                    let retry_after = response.headers().get("retry-after").cloned();
+                    let body: Value = response.json().await.expect("JSON");
+                    match status {
+                        StatusCode::OK => {
+                            assert_eq!(body["code"], 0);
+                            assert!(body["data"]["to"]["amount"].as_str().unwrap().parse::<f64>().unwrap() > 0.0);
+                            quotes += 1;
+                        }
+                        StatusCode::TOO_MANY_REQUESTS => {
+                            assert_eq!(body["code"], 429);
+                            assert!(body["msg"].as_str().unwrap().contains("until "));
+                            assert!(retry_after.is_some());
+                            limited += 1;
+                        }
+                        other => panic!("unexpected {other}: {body}"),
+                    }
+                }
+                (quotes, limited)
+            })
+        })
+        .collect();
+    let (mut quotes, mut limited) = (0, 0);
+    for client in clients {
+        let (q, l) = client.await.unwrap();
+        quotes += q;
+        limited += l;
+    }
+    assert_eq!(
+        quotes, 600,
+        "exactly the per-minute budget of one client address is served"
+    );
+    assert!(limited > 0);
+}

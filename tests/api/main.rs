@@ -3,6 +3,7 @@
 mod admin;
 mod affiliate;
 mod binary;
+mod durability;
 mod exchange;
 mod helpers;
 mod orders;

@@ -1,0 +1,138 @@
+//! Nothing a user did may be lost: orders acknowledged before a `kill -9` are all there after the
+//! restart, with their events, and retrying them with their idempotency keys duplicates none.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+fn start(data_dir: &std::path::Path) -> (Child, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("FERRY_")) {
+        command.env_remove(key);
+    }
+    let mut child = command
+        .env("FERRY_DATA_DIR", data_dir)
+        .env("FERRY_LISTEN", "127.0.0.1:0")
+        .env("FERRY_LOG_FORMAT", "json")
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ferry");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let line = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains("ferry is listening"))
+        .expect("a listening line");
+    let event: Value = serde_json::from_str(&line).expect("JSON log line");
+    let address = event["address"].as_str().expect("address").to_owned();
+    // Keep draining the logs so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.map_while(Result::ok).for_each(drop));
+    (child, address)
+}
+
+fn order_body() -> Value {
+    json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, address) = start(dir.path());
+    let client = reqwest::Client::new();
+    let acknowledged: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+
+    let writers: Vec<_> = (0..8)
+        .map(|writer| {
+            let (client, address, acknowledged) =
+                (client.clone(), address.clone(), acknowledged.clone());
+            tokio::spawn(async move {
+                for n in 0.. {
+                    let key = format!("durability-{writer}-{n}");
+                    let sent = client
+                        .post(format!("http://{address}/api/create-order"))
+                        .header("idempotency-key", &key)
+                        .json(&order_body())
+                        .send()
+                        .await;
+                    let Ok(response) = sent else { break };
+                    let Ok(body) = response.json::<Value>().await else {
+                        break;
+                    };
+                    if body["code"] == 0 {
+                        let data = &body["data"];
+                        acknowledged.lock().unwrap().push((
+                            key,
+                            data["id"].as_str().unwrap().to_owned(),
+                            data["token"].as_str().unwrap().to_owned(),
+                        ));
+                    }
+                }
+            })
+        })
+        .collect();
+
+    while acknowledged.lock().unwrap().len() < 150 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    server.kill().expect("kill -9");
+    server.wait().unwrap();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+
+    let (mut server, address) = start(dir.path());
+    for (key, id, token) in &acknowledged {
+        let details: Value = client
+            .get(format!(
+                "http://{address}/api/order-details/{id}?token={token}"
+            ))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            details["data"]["id"],
+            id.as_str(),
+            "order {id} was acknowledged but is gone"
+        );
+        let events: String = client
+            .get(format!(
+                "http://{address}/api/orders/{id}/events?token={token}"
+            ))
+            .send()
+            .await
+            .unwrap()
+            .chunk()
+            .await
+            .unwrap()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        assert!(
+            events.contains("\"status\":\"NEW\""),
+            "order {id} lost its events: {events}"
+        );
+        let retried: Value = client
+            .post(format!("http://{address}/api/create-order"))
+            .header("idempotency-key", key)
+            .json(&order_body())
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(
+            retried["data"]["id"],
+            id.as_str(),
+            "a retry of {key} made a second order"
+        );
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
