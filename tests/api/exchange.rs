@@ -425,9 +425,10 @@ async fn two_hundred_concurrent_quoting_clients_get_quotes_or_well_formed_429s()
         quotes += q;
         limited += l;
     }
-    assert_eq!(
-        quotes, 600,
-        "exactly the per-minute budget of one client address is served"
+    // The burst is the per-minute budget; it refills at 10 a second over the 3 s run.
+    assert!(
+        (600..=640).contains(&quotes),
+        "{quotes} quotes served to one client address"
     );
     assert!(limited > 0);
 }
