@@ -114,9 +114,7 @@ async fn create_order(
             crate::now_unix(),
         )
         .await?;
-    Ok(Json(
-        json!({ "code": 0, "msg": "OK", "data": order_view(orders, &order) }),
-    ))
+    Ok(order_answer(orders, &order))
 }
 
 #[derive(Deserialize)]
@@ -134,9 +132,7 @@ async fn get_order_details(
         .orders
         .authorized(&id, query.token.as_deref(), None)
         .await?;
-    Ok(Json(
-        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
-    ))
+    Ok(order_answer(&state.orders, &order))
 }
 
 #[derive(Deserialize)]
@@ -213,9 +209,7 @@ async fn choose_emergency(
             crate::now_unix(),
         )
         .await?;
-    Ok(Json(
-        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
-    ))
+    Ok(order_answer(&state.orders, &order))
 }
 
 #[derive(Deserialize)]
@@ -239,9 +233,7 @@ async fn set_refund_address(
         .orders
         .set_refund_address(order, &body.address, body.tag.as_deref(), crate::now_unix())
         .await?;
-    Ok(Json(
-        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
-    ))
+    Ok(order_answer(&state.orders, &order))
 }
 
 /// Server-sent events: every status change of the order as it happens (the history first).
@@ -347,6 +339,11 @@ async fn list_recent_transactions(State(state): State<AppState>) -> Result<Respo
         .into_response())
 }
 
+/// `{code: 0, msg, data: order}`: how every order endpoint answers.
+fn order_answer(orders: &Orders, order: &OrderRecord) -> Json<Value> {
+    Json(json!({ "code": 0, "msg": "OK", "data": order_view(orders, order) }))
+}
+
 /// The order as the web client reads it (spec/exchange.md §3).
 pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
     let from = orders.currency(&order.from_code);
@@ -445,7 +442,5 @@ pub async fn simulate_deposit(
         .orders
         .deposit(body.order_id.trim(), amount, crate::now_unix())
         .await?;
-    Ok(Json(
-        json!({ "code": 0, "msg": "OK", "data": order_view(&state.orders, &order) }),
-    ))
+    Ok(order_answer(&state.orders, &order))
 }

@@ -17,8 +17,8 @@ use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
-use crate::providers::LiquidityProvider;
 use crate::providers::sandbox::addresses::deposit_address;
+use crate::providers::{LiquidityProvider, PairMarket};
 use crate::store::{DynStore, OrderRecord, StoreError};
 
 const ID_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -345,20 +345,27 @@ impl Orders {
             }
             return Ok(OrderEvent::DepositDetected);
         }
-        let (from, to) = (
-            self.currency_of(&order.from_code)?,
-            self.currency_of(&order.to_code)?,
-        );
-        let market = self
-            .provider
-            .market(from, to)
-            .await
-            .map_err(QuoteError::from)?;
+        let (_, _, market) = self.market_of(order).await?;
         if received < market.min_from || received > market.max_from {
             return Ok(OrderEvent::Problem(EmergencyReason::Limit));
         }
         next.to_amount = to_wire(self.payout_for(order, received).await?);
         Ok(OrderEvent::DepositDetected)
+    }
+
+    /// The order's two currencies and their market right now.
+    async fn market_of(
+        &self,
+        order: &OrderRecord,
+    ) -> Result<(&'static Currency, &'static Currency, PairMarket), OrderError> {
+        let from = self.currency_of(&order.from_code)?;
+        let to = self.currency_of(&order.to_code)?;
+        let market = self
+            .provider
+            .market(from, to)
+            .await
+            .map_err(QuoteError::from)?;
+        Ok((from, to, market))
     }
 
     /// What `received` buys at the current market, after every fee.
@@ -367,15 +374,7 @@ impl Orders {
         order: &OrderRecord,
         received: Decimal,
     ) -> Result<Decimal, OrderError> {
-        let (from, to) = (
-            self.currency_of(&order.from_code)?,
-            self.currency_of(&order.to_code)?,
-        );
-        let market = self
-            .provider
-            .market(from, to)
-            .await
-            .map_err(QuoteError::from)?;
+        let (from, to, market) = self.market_of(order).await?;
         let rate_type = if order.rate_type == "fixed" {
             RateType::Fixed
         } else {
