@@ -103,10 +103,11 @@ fn main() -> ExitCode {
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
+    let shutdown = ferry::shutdown_signal();
     let sandbox = config.is_sandbox();
     let app = ferry::build(config).await?;
     tracing::info!(address = %app.local_addr(), sandbox, "ferry is listening on http://{}", app.local_addr());
-    app.run_until(ferry::shutdown_signal()).await
+    app.run_until(shutdown).await
 }
 
 async fn migrate(config: Config) -> anyhow::Result<()> {
