@@ -243,15 +243,22 @@ async fn stream_order_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let order = state
         .orders
         .authorized(&id, query.token.as_deref(), None)
         .await?;
+    // A reconnecting EventSource says which event it saw last: resume after it.
+    let after = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0);
     let start = StreamState {
         state,
         id: order.id,
-        after: 0,
+        after,
         finished: false,
         changes: None,
     };

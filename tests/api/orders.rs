@@ -589,3 +589,42 @@ async fn with_the_autopilot_the_sandbox_deposits_and_completes_by_itself() {
     let done = wait_for_status(&app, &order, "COMPLETED").await;
     assert_eq!(done["from"]["received"], "0.01");
 }
+
+#[tokio::test]
+async fn a_reconnecting_event_stream_resumes_after_the_last_event_it_saw() {
+    let app = app().await;
+    let order = create_ok(&app, &btc_to_eth("0.01")).await;
+    let (id, token) = (
+        order["id"].as_str().unwrap(),
+        order["token"].as_str().unwrap(),
+    );
+    deposit(&app, id, None).await;
+    wait_for_status(&app, &order, "COMPLETED").await;
+    let events = app.store.order_events(id, 0).await.unwrap();
+    let third = events[2].id;
+    let body = app
+        .client
+        .get(app.url(&format!("/api/orders/{id}/events?token={token}")))
+        .header("last-event-id", third.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let statuses: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| {
+            serde_json::from_str::<Value>(d).unwrap()["status"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        ["SENDING", "COMPLETED"],
+        "the stream ends after a final status"
+    );
+}

@@ -43,6 +43,8 @@ function useOrderEvents(id: string, token: string | null, onChange: () => void):
         current.some((e) => e.id === entryId) ? current : [...current, { ...data, id: entryId }],
       );
       onChange();
+      // The server ends the stream after a final status; do not let EventSource reconnect.
+      if (['COMPLETED', 'REFUNDED', 'EXPIRED'].includes(data.status)) source.close();
     });
     return () => source.close();
     // onChange is stable enough: it only invalidates a query.
