@@ -21,3 +21,16 @@ test('the privacy policy renders, and says it is in English in another language'
   await expect(page.getByText('Dieses Dokument ist nur auf Englisch verfügbar.')).toBeVisible();
   await expect(page.getByText('Zuletzt aktualisiert: 1. Mai 2025')).toBeVisible();
 });
+
+test('the about page tells the mission, vision, selling points and an honest roadmap', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('banner').getByRole('link', { name: 'About', exact: true }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'About Ferry' })).toBeVisible();
+  for (const heading of ['Our mission', 'Our vision', 'Your keys, your coins', 'Clear pricing', 'Open and self-hostable', 'Roadmap']) {
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+  }
+  await expect(page.getByText('Q2 2025 — 150+ currencies')).toBeVisible();
+  await expect(page.getByText('14 languages today; more are planned.')).toBeVisible();
+  await expect(page.getByText('0.5% for a float rate or 1.0% for a fixed rate', { exact: false })).toBeVisible();
+});

@@ -16,6 +16,7 @@ const ExchangePairRoute = lazyWithTexts(() => import('./routes/exchange-pair'));
 const OrderPage = lazyWithTexts(() => import('@/features/exchange/components/order-page'));
 const AllPairsPage = lazyWithTexts(() => import('@/features/exchange/components/all-pairs-page'));
 const ConvertPage = lazyWithTexts(() => import('@/features/exchange/components/convert-page'));
+const AboutPage = lazyWithTexts(() => import('@/features/site/components/about-page'));
 const TermsRoute = lazyWithTexts(() =>
   import('./routes/legal').then((m) => ({ default: m.TermsRoute })),
 );
@@ -33,6 +34,7 @@ export function createRouter() {
         { path: '/exchange/all-pairs', element: <AllPairsPage /> },
         { path: '/exchange/:pair', element: <ExchangePairRoute /> },
         { path: '/convert', element: <ConvertPage /> },
+        { path: '/about', element: <AboutPage /> },
         { path: '/terms', element: <TermsRoute /> },
         { path: '/privacy', element: <PrivacyRoute /> },
         { path: '/order/:orderId', element: <OrderPage /> },
