@@ -53,6 +53,12 @@ pub trait LiquidityProvider: Send + Sync + 'static {
     /// The provider's current USD price of one unit, if it has one.
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal>;
 
+    /// A fresh deposit address (and memo/tag where the chain needs one) for one order.
+    async fn deposit_address(
+        &self,
+        currency: &Currency,
+    ) -> Result<(String, Option<String>), ProviderError>;
+
     /// Rate, limits, reserve and network fee of `from → to`.
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError>;
 }

@@ -17,7 +17,6 @@ use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
-use crate::providers::sandbox::addresses::deposit_address;
 use crate::providers::{LiquidityProvider, PairMarket};
 use crate::store::{DynStore, OrderRecord, StoreError};
 
@@ -191,7 +190,11 @@ impl Orders {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let (deposit, deposit_tag) = deposit_address(from, &mut rand::rng());
+            let (deposit, deposit_tag) = self
+                .provider
+                .deposit_address(from)
+                .await
+                .map_err(QuoteError::from)?;
             let record = OrderRecord {
                 id: new_order_id(),
                 status: OrderStatus::New.as_str().to_owned(),

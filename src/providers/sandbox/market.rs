@@ -145,6 +145,16 @@ impl LiquidityProvider for SandboxMarket {
         Some(self.usd_price(currency))
     }
 
+    async fn deposit_address(
+        &self,
+        currency: &Currency,
+    ) -> Result<(String, Option<String>), ProviderError> {
+        Ok(super::addresses::deposit_address(
+            currency,
+            &mut rand::rng(),
+        ))
+    }
+
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
         let from_usd = self.usd_price(from);
         let to_usd = self.usd_price(to);
