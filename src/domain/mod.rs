@@ -7,6 +7,7 @@ pub mod language;
 pub mod money;
 pub mod order;
 pub mod referral;
+pub mod secret;
 
 #[cfg(test)]
 mod fuzz;

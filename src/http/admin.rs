@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use super::AppState;
 use super::error::ApiError;
 use super::extract::ApiJson;
+use crate::domain::secret::constant_time_eq;
 use crate::store::CurrencyOverride;
 
 pub fn router(state: &AppState) -> Router<AppState> {
@@ -51,13 +52,10 @@ async fn require_admin(
     }
 }
 
-/// Compares two secrets in time independent of where they differ.
+/// Compares two secrets in time independent of where they differ (or of their lengths: the
+/// digests always have the same length).
 fn same_secret(given: &str, expected: &str) -> bool {
-    let (a, b) = (Sha256::digest(given), Sha256::digest(expected));
-    a.iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-        == 0
+    constant_time_eq(&Sha256::digest(given), &Sha256::digest(expected))
 }
 
 #[derive(Serialize)]

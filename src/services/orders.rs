@@ -17,6 +17,7 @@ use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
+use crate::domain::secret::constant_time_eq;
 use crate::providers::{LiquidityProvider, PairMarket};
 use crate::store::{DynStore, OrderRecord, StoreError};
 
@@ -128,7 +129,7 @@ impl Orders {
         mac.update(id.as_bytes());
         let expected = mac.finalize().into_bytes();
         hex::decode(token)
-            .is_ok_and(|given| given.len() == 16 && constant_eq(&given, &expected[..16]))
+            .is_ok_and(|given| given.len() == 16 && constant_time_eq(&given, &expected[..16]))
     }
 
     pub fn currency(&self, code: &str) -> Option<&'static Currency> {
@@ -726,10 +727,6 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
 
 fn dec(value: &str) -> Decimal {
     Decimal::from_str(value).unwrap_or(Decimal::ZERO)
-}
-
-fn constant_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 pub fn rate_type_str(rate_type: RateType) -> &'static str {
