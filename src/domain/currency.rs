@@ -38,6 +38,19 @@ pub struct Currency {
     pub usd: Decimal,
 }
 
+impl Currency {
+    /// The network as messages name it (spec/exchange.md §2, §5): ERC20, BEP20 and TRC20 for
+    /// tokens on those chains, else the network code — the same rule as the app's badges.
+    pub fn network_label(&self) -> &str {
+        match self.network.as_str() {
+            "ETH" => "ERC20",
+            "BSC" => "BEP20",
+            "TRX" => "TRC20",
+            other => other,
+        }
+    }
+}
+
 #[derive(Deserialize)]
 struct CatalogueFile {
     snapshot: String,
@@ -182,6 +195,15 @@ mod tests {
         assert_eq!(family("USDTSOL"), AddressFamily::Sol);
         assert_eq!(family("BTC"), AddressFamily::Btc);
         assert_eq!(family("XMR"), AddressFamily::Xmr);
+    }
+
+    #[test]
+    fn network_labels_name_the_token_standards() {
+        let label = |code: &str| catalogue().get(code).unwrap().network_label().to_owned();
+        assert_eq!(label("USDT"), "ERC20");
+        assert_eq!(label("USDTBSC"), "BEP20");
+        assert_eq!(label("USDTTRC"), "TRC20");
+        assert_eq!(label("SOL"), "SOL");
     }
 
     #[test]

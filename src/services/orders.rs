@@ -653,7 +653,7 @@ fn parse_status(order: &OrderRecord) -> Result<OrderStatus, OrderError> {
 
 fn check_address(currency: &Currency, address: &str) -> Result<(), OrderError> {
     validate_address(currency.family, &currency.network, address).map_err(|error| {
-        let label = format!("{} ({})", currency.coin, currency.network_name);
+        let label = format!("{} ({})", currency.coin, currency.network_label());
         OrderError::Invalid(match error {
             AddressError::Empty => format!("Enter your {label} address"),
             AddressError::Checksum => {

@@ -526,7 +526,7 @@ async fn bad_orders_get_a_clear_400_and_nothing_is_stored() {
     let cases = [
         (
             with("toAddress", json!("0x123")),
-            "Invalid ETH (Ethereum) address format",
+            "Invalid ETH (ERC20) address format",
         ),
         (
             with(
@@ -537,11 +537,11 @@ async fn bad_orders_get_a_clear_400_and_nothing_is_stored() {
         ),
         (
             with("toAddress", json!("")),
-            "Enter your ETH (Ethereum) address",
+            "Enter your ETH (ERC20) address",
         ),
         (
             with("toAddress", json!(BTC_ADDRESS)),
-            "Invalid ETH (Ethereum) address format",
+            "Invalid ETH (ERC20) address format",
         ),
         (with("amount", json!("0.000001")), "minimum"),
         (with("amount", json!("500")), "You exceeded the limit of"),
