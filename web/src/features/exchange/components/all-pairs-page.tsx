@@ -80,8 +80,8 @@ export default function AllPairsPage() {
               to={paths.exchangePair(from.code, to.code)}
               className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 text-sm hover:border-teal-600"
             >
-              <CoinIcon coin={from.coin} logo={from.logo} color={from.color} />
-              <CoinIcon coin={to.coin} logo={to.logo} color={to.color} className="-ml-3" />
+              <CoinIcon coin={from.coin} logo={from.logo} />
+              <CoinIcon coin={to.coin} logo={to.logo} className="-ml-3" />
               <span className="font-medium">
                 {t('allPairs.pair', { from: label(from), to: label(to) })}
               </span>

@@ -2,31 +2,19 @@ import { useState } from 'react';
 
 import { cn } from '@/lib/utils';
 
-/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
-export function textColorOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  // Contrast with white is 1.05 / (L + 0.05); with black (L + 0.05) / 0.05.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? '#ffffff' : '#0f172a';
-}
-
 /**
  * A coin's logo, served by Ferry from /coins (made at build time from the @web3icons/core
  * package, or drawn in the coin's colour). Should an image be missing, the ticker is drawn
- * instead — by CSS, so it stays decoration rather than text of the control around it.
+ * on a neutral disc instead — by CSS, so it stays decoration rather than text of the control
+ * around it.
  */
 export function CoinIcon({
   coin,
   logo,
-  color,
   className,
 }: {
   coin: string;
   logo?: string | undefined;
-  color?: string | undefined;
   className?: string;
 }) {
   const [failed, setFailed] = useState(false);
@@ -45,16 +33,14 @@ export function CoinIcon({
       />
     );
   }
-  const background = color ?? '#475569';
   return (
     <span
       aria-hidden="true"
       data-ticker={coin.slice(0, coin.length > 4 ? 3 : 4)}
       className={cn(
-        'inline-flex size-7 shrink-0 items-center justify-center rounded-full text-[9px] font-bold tracking-tight before:content-[attr(data-ticker)]',
+        'inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-slate-600 text-[9px] font-bold tracking-tight text-white before:content-[attr(data-ticker)]',
         className,
       )}
-      style={{ backgroundColor: background, color: textColorOn(background) }}
     />
   );
 }

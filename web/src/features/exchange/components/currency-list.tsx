@@ -41,7 +41,7 @@ function Row({ currency, onSelect }: { currency: Currency; onSelect: (c: Currenc
       value={`${currency.code} ${currency.coin} ${currency.name} ${currency.network}`}
       onSelect={() => onSelect(currency)}
     >
-      <CoinIcon coin={currency.coin} logo={currency.logo} color={currency.color} />
+      <CoinIcon coin={currency.coin} logo={currency.logo} />
       <span className="flex flex-1 flex-col">
         <span className="font-medium">{currency.coin}</span>
         <span className="text-xs text-slate-600">{currency.name}</span>

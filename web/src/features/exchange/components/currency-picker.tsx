@@ -60,7 +60,7 @@ export function CurrencyPicker({ label, value, currencies, onChange, disabled }:
       >
         {value ? (
           <>
-            <CoinIcon coin={value.coin} logo={value.logo} color={value.color} />
+            <CoinIcon coin={value.coin} logo={value.logo} />
             <span className="flex flex-col leading-tight">
               <span className="text-sm font-semibold">{value.coin}</span>{' '}
               <NetworkBadge network={value.network} />
