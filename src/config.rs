@@ -90,6 +90,32 @@ pub struct Config {
     pub worker_interval_ms: u64,
     /// `FERRY_TRUSTED_SINCE`: the year the home page says the service has been trusted since.
     pub trusted_since: u16,
+    /// `FERRY_SMTP_URL`: `smtp://user:pass@host:port` (plain), `smtps://…` (TLS) or
+    /// `smtp://…?tls=starttls`; unset, mails are written as `.eml` files to `DATA_DIR/outbox/`.
+    #[serde(default)]
+    pub smtp_url: Option<SecretString>,
+    /// `FERRY_MAIL_FROM`: the sender of every mail.
+    pub mail_from: String,
+    /// `FERRY_MAIL_RETRY_SECONDS`: the first retry delay of an undelivered mail (doubling after).
+    pub mail_retry_seconds: u32,
+    /// `FERRY_GOOGLE_CLIENT_ID` / `FERRY_GOOGLE_CLIENT_SECRET`: enable Google sign-in.
+    #[serde(default)]
+    pub google_client_id: Option<String>,
+    #[serde(default)]
+    pub google_client_secret: Option<SecretString>,
+    /// `FERRY_GITHUB_CLIENT_ID` / `FERRY_GITHUB_CLIENT_SECRET`: enable GitHub sign-in.
+    #[serde(default)]
+    pub github_client_id: Option<String>,
+    #[serde(default)]
+    pub github_client_secret: Option<SecretString>,
+    /// `FERRY_OAUTH_ENDPOINTS_OVERRIDE`: `authorize,token,userinfo` URLs used instead of a
+    /// provider's real ones (for tests with a local OAuth server).
+    #[serde(default)]
+    pub oauth_endpoints_override: Option<String>,
+    /// `FERRY_LOGIN_ATTEMPTS`: failed sign-ins (or 2FA codes) per account before a pause.
+    pub login_attempts: u32,
+    /// `FERRY_LOGIN_PAUSE_MINUTES`: how long that pause lasts.
+    pub login_pause_minutes: u32,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -116,6 +142,10 @@ struct Defaults {
     order_expiry_minutes: u32,
     worker_interval_ms: u64,
     trusted_since: u16,
+    mail_from: &'static str,
+    mail_retry_seconds: u32,
+    login_attempts: u32,
+    login_pause_minutes: u32,
 }
 
 impl Default for Defaults {
@@ -142,6 +172,10 @@ impl Default for Defaults {
             order_expiry_minutes: 30,
             worker_interval_ms: 1000,
             trusted_since: 2024,
+            mail_from: "Ferry <no-reply@ferry.local>",
+            mail_retry_seconds: 30,
+            login_attempts: 5,
+            login_pause_minutes: 15,
         }
     }
 }
@@ -242,6 +276,33 @@ impl Config {
                 &0,
                 "must be at least 1",
             ));
+        }
+        if self.mail_from.parse::<lettre::message::Mailbox>().is_err() {
+            return Err(invalid(
+                "FERRY_MAIL_FROM",
+                &self.mail_from,
+                "must be an address such as Ferry <no-reply@example.com>",
+            ));
+        }
+        for (name, value) in [
+            ("FERRY_MAIL_RETRY_SECONDS", self.mail_retry_seconds),
+            ("FERRY_LOGIN_ATTEMPTS", self.login_attempts),
+            ("FERRY_LOGIN_PAUSE_MINUTES", self.login_pause_minutes),
+        ] {
+            if value == 0 {
+                return Err(invalid(name, &0, "must be at least 1"));
+            }
+        }
+        if let Some(url) = &self.smtp_url {
+            use secrecy::ExposeSecret;
+            let url = url.expose_secret();
+            if !(url.starts_with("smtp://") || url.starts_with("smtps://")) {
+                return Err(invalid(
+                    "FERRY_SMTP_URL",
+                    &"(hidden)",
+                    "must start with smtp:// or smtps://",
+                ));
+            }
         }
         if self.site_name.trim().is_empty() {
             return Err(invalid(

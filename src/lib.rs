@@ -21,7 +21,9 @@ use crate::config::Config;
 use crate::domain::currency::Catalogue;
 use crate::http::AppState;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
+use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
+use crate::services::mail::Mailer;
 use crate::services::orders::{OrderSettings, Orders};
 use crate::store::DynStore;
 
@@ -41,6 +43,7 @@ pub struct Services {
     pub sandbox: Arc<SandboxMarket>,
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
+    pub accounts: Arc<Accounts>,
 }
 
 pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Services> {
@@ -63,7 +66,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         .context("loading the currency switches")?;
     let orders = Arc::new(
         Orders::new(
-            store,
+            store.clone(),
             catalogue,
             sandbox.clone(),
             switches.clone(),
@@ -77,12 +80,41 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         .await
         .context("preparing the order service")?,
     );
+    let accounts = Arc::new(accounts(config, store)?);
     Ok(Services {
         catalogue,
         sandbox,
         switches,
         orders,
+        accounts,
     })
+}
+
+fn accounts(config: &Config, store: DynStore) -> anyhow::Result<Accounts> {
+    use secrecy::ExposeSecret;
+    let from = config
+        .mail_from
+        .parse()
+        .context("FERRY_MAIL_FROM is not an address")?;
+    let mailer = Mailer::new(
+        store.clone(),
+        from,
+        config.smtp_url.as_ref().map(|u| u.expose_secret()),
+        config.data_dir.join("outbox"),
+        config.mail_retry_seconds,
+    )
+    .context("FERRY_SMTP_URL")?;
+    Ok(Accounts::new(
+        store,
+        mailer,
+        AccountSettings {
+            public_url: config.public_url.clone(),
+            site_name: config.site_name.clone(),
+            support_email: config.support_email.clone(),
+            max_failures: i64::from(config.login_attempts),
+            pause_seconds: i64::from(config.login_pause_minutes) * 60,
+        },
+    ))
 }
 
 /// Opens the store, applies migrations, binds the listener and assembles the router.
@@ -99,6 +131,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         sandbox,
         switches,
         orders,
+        accounts,
     } = services(&config, store.clone()).await?;
     let background = vec![
         tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
@@ -108,6 +141,10 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         )),
         tokio::spawn(workers::run_orders(
             orders.clone(),
+            Duration::from_millis(config.worker_interval_ms),
+        )),
+        tokio::spawn(workers::run_mail_outbox(
+            accounts.mailer().clone(),
             Duration::from_millis(config.worker_interval_ms),
         )),
     ];
@@ -120,6 +157,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         provider: sandbox,
         switches,
         orders,
+        accounts,
         currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {

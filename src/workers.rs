@@ -49,3 +49,16 @@ pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Dur
         }
     }
 }
+
+/// The mail outbox: sends what is due, leased like the order worker.
+pub async fn run_mail_outbox(mailer: crate::services::mail::Mailer, every: Duration) {
+    let owner = uuid::Uuid::new_v4().to_string();
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        if let Err(error) = mailer.deliver_due(&owner, crate::now_unix()).await {
+            tracing::warn!(error = %error, "mail worker: delivery round failed");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! Ferry's own rules, free of I/O: no axum, no sqlx. Most unit tests live here.
 
+pub mod account;
 pub mod address;
 pub mod currency;
 pub mod fees;

@@ -5,16 +5,25 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::services::accounts::AccountError;
 use crate::store::StoreError;
 
-/// An answer other than success. The body is `{code, msg, error}`: `code` and `msg` follow the
-/// exchange API's envelope, `error` is what the web client shows (spec/exchange.md §8).
+/// An answer other than success. The body is `{code, msg, error, message}`: `code` and `msg`
+/// follow the exchange API's envelope, `error` and `message` (the same text) are what the web
+/// client shows (spec/exchange.md §8, spec/accounts-and-pages.md §3, §8).
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
     #[error("Unauthorized")]
     Unauthorized,
+    #[error("{0}")]
+    UnauthorizedWith(String),
+    #[error("{0}")]
+    Forbidden(String),
+    /// 429 with `Retry-After`.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: i64 },
     #[error("Not found")]
     NotFound,
     #[error("{0}")]
@@ -35,13 +44,39 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::UnauthorizedWith(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound | ApiError::NotFoundWith(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<AccountError> for ApiError {
+    fn from(error: AccountError) -> Self {
+        let message = error.to_string();
+        match error {
+            AccountError::Invalid(_)
+            | AccountError::WrongPassword
+            | AccountError::InvalidCode
+            | AccountError::LinkExpired(_)
+            | AccountError::LinkInvalid(_) => ApiError::BadRequest(message),
+            AccountError::InvalidCredentials | AccountError::ChallengeExpired => {
+                ApiError::UnauthorizedWith(message)
+            }
+            AccountError::EmailTaken | AccountError::Conflict(_) => ApiError::Conflict(message),
+            AccountError::TooManyAttempts { retry_after, .. } => ApiError::TooManyRequests {
+                message,
+                retry_after,
+            },
+            AccountError::NotFound => ApiError::NotFound,
+            AccountError::Store(e) => ApiError::Internal(e.into()),
+            AccountError::Internal(e) => ApiError::Internal(anyhow::anyhow!(e)),
         }
     }
 }
@@ -60,8 +95,20 @@ impl IntoResponse for ApiError {
             tracing::error!(error = format!("{cause:#}"), "request failed");
         }
         let message = self.to_string();
-        let body = json!({ "code": status.as_u16(), "msg": message, "error": message });
-        (status, Json(body)).into_response()
+        let body = json!({
+            "code": status.as_u16(),
+            "msg": message,
+            "error": message,
+            "message": message,
+        });
+        let mut response = (status, Json(body)).into_response();
+        if let ApiError::TooManyRequests { retry_after, .. } = &self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after),
+            );
+        }
+        response
     }
 }
 

@@ -1,7 +1,9 @@
 //! The HTTP layer: thin axum handlers that parse, call a service and map the result.
 
+mod accounts;
 mod admin;
 mod affiliate;
+pub mod auth;
 mod content;
 pub mod error;
 pub mod exchange;
@@ -42,6 +44,7 @@ pub struct AppState {
     pub switches: CurrencySwitches,
     pub quote_limiter: exchange::QuoteLimiter,
     pub orders: Arc<crate::services::orders::Orders>,
+    pub accounts: Arc<crate::services::accounts::Accounts>,
     pub currency_list: exchange::CurrencyListCache,
 }
 
@@ -55,6 +58,7 @@ pub fn router(state: AppState) -> Router {
         .merge(affiliate::router())
         .merge(exchange::router())
         .merge(orders::router())
+        .merge(accounts::router())
         .merge(content::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);

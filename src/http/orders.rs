@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::AppState;
+use super::auth::MaybeUser;
 use super::error::ApiError;
 use super::extract::ApiJson;
 use crate::domain::currency::Currency;
@@ -82,6 +83,7 @@ const IDEMPOTENCY_KEY_LIMIT: usize = 128;
 
 async fn create_order(
     State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
     headers: HeaderMap,
     ApiJson(body): ApiJson<CreateOrderRequest>,
 ) -> Result<Json<Value>, ApiError> {
@@ -109,7 +111,7 @@ async fn create_order(
                 refund_tag: body.refund_tag.as_deref(),
                 metadata: body.metadata.as_deref(),
                 idempotency_key: key,
-                owner_user_id: None,
+                owner_user_id: user.as_ref().map(|u| u.user.id.as_str()),
             },
             crate::now_unix(),
         )
@@ -125,12 +127,14 @@ struct TokenQuery {
 
 async fn get_order_details(
     State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     Query(query): Query<TokenQuery>,
 ) -> Result<Json<Value>, ApiError> {
+    let owner = user.as_ref().map(|u| u.user.id.as_str());
     let order = state
         .orders
-        .authorized(&id, query.token.as_deref(), None)
+        .authorized(&id, query.token.as_deref(), owner)
         .await?;
     Ok(order_answer(&state.orders, &order))
 }

@@ -1,7 +1,9 @@
 //! The use cases. A service takes a store and providers, never an HTTP type.
 
+pub mod accounts;
 pub mod affiliate;
 pub mod availability;
 pub mod content;
+pub mod mail;
 pub mod orders;
 pub mod quotes;

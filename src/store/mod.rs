@@ -5,6 +5,7 @@
 //! queries use `$n` placeholders that both accept, and each backend has its own migrations tree
 //! for the places where their DDL differs.
 
+mod accounts;
 mod migrations;
 pub mod sql;
 
@@ -12,6 +13,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+pub use accounts::{
+    AccountStore, MailRecord, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
+};
 pub use sql::SqlStore;
 
 #[derive(Debug, thiserror::Error)]
@@ -114,7 +118,7 @@ pub struct OrderEventRecord {
 }
 
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: AccountStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Answers when the database does (for `/readyz`).

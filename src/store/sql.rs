@@ -251,7 +251,7 @@ impl Store for SqlStore {
     }
 }
 
-const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provider, from_code, to_code, \
+pub(super) const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provider, from_code, to_code, \
     from_amount, to_amount, rate, from_usd, to_usd, deposit_address, deposit_tag, to_address, \
     to_tag, refund_address, refund_tag, metadata, owner_user_id, idempotency_key, \
     received_amount, payout_amount, emergency_reason, emergency_choice, created_at, expires_at, \
@@ -293,7 +293,7 @@ fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
     })
 }
 
-fn orders_from_rows(rows: &[sqlx::any::AnyRow]) -> Result<Vec<OrderRecord>, StoreError> {
+pub(super) fn orders_from_rows(rows: &[sqlx::any::AnyRow]) -> Result<Vec<OrderRecord>, StoreError> {
     rows.iter()
         .map(|r| order_from_row(r).map_err(StoreError::from))
         .collect()

@@ -1,5 +1,6 @@
 //! Integration tests: the real app on a random port, against SQLite and PostgreSQL.
 
+mod accounts;
 mod admin;
 mod affiliate;
 mod binary;
@@ -8,4 +9,5 @@ mod exchange;
 mod helpers;
 mod orders;
 mod platform;
+mod smtp_sink;
 mod store;

@@ -169,7 +169,7 @@ export default function OrderPage() {
   const query = useOrder(orderId, token);
   const refresh = () =>
     void queryClient.invalidateQueries({ queryKey: orderQueryOptions(orderId, token).queryKey });
-  const timeline = useOrderEvents(orderId, token, refresh);
+  const timeline = useOrderEvents(orderId, token ?? query.data?.token ?? null, refresh);
 
   useEffect(() => {
     if (query.error)

@@ -1,0 +1,564 @@
+//! The account calls of spec/accounts-and-pages.md §7 (register, login, two-factor login,
+//! logout, user, e-mail verification, password reset, orders) and what the profile page needs
+//! beyond them (`/api/account/…`).
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::auth::{
+    AuthUser, CHALLENGE_COOKIE, CHALLENGE_PATH, Client, SESSION_COOKIE, clear_cookie, cookie,
+    set_cookie,
+};
+use super::error::ApiError;
+use super::extract::ApiJson;
+use crate::services::accounts::{CHALLENGE_SECONDS, IssuedSession, LoginOutcome, Registration};
+use crate::store::{OrderRecord, SessionRecord, UserRecord};
+
+/// Longest text any account field accepts before it is even looked at.
+const FIELD_LIMIT: usize = 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/register", post(register))
+        .route("/login", post(login))
+        .route("/two-factor/login", post(login_second_factor))
+        .route("/logout", post(logout))
+        .route("/user", get(get_current_user))
+        .route("/email/verification/send", post(send_verification_email))
+        .route("/email/verification/verify", post(verify_email))
+        .route("/email/password/forgot", post(forgot_password))
+        .route("/email/password/reset", post(reset_password))
+        .route("/orders", get(list_orders))
+        .route("/auth/exchange", post(redeem_social_sign_in))
+        .route("/account", axum::routing::patch(update_profile))
+        .route("/account/delete", post(delete_account))
+        .route("/account/password", post(change_password))
+        .route("/account/2fa/setup", post(begin_two_factor))
+        .route("/account/2fa/enable", post(enable_two_factor))
+        .route("/account/2fa/disable", post(disable_two_factor))
+        .route("/account/sessions", get(list_sessions))
+        .route("/account/sessions/{id}", delete(revoke_session))
+}
+
+/// The user as the app reads it (spec §3), plus what the profile shows.
+pub fn user_view(user: &UserRecord) -> Value {
+    json!({
+        "id": user.id,
+        "username": user.email,
+        "email": user.email,
+        "full_name": user.full_name,
+        "email_verified": user.email_verified_at.is_some(),
+        "referral_code": user.referral_code,
+        "referred_by": user.referred_by,
+        "two_factor_enabled": user.totp_enabled,
+        "order_emails": user.order_emails,
+        "has_password": user.password_hash.is_some(),
+        "created_at": user.created_at,
+    })
+}
+
+/// Rejects over-long fields before any work is done on them.
+fn bounded<'a>(name: &str, value: &'a str) -> Result<&'a str, ApiError> {
+    if value.len() > FIELD_LIMIT {
+        return Err(ApiError::BadRequest(format!("{name} is too long")));
+    }
+    Ok(value)
+}
+
+fn secure(state: &AppState) -> bool {
+    state.config.public_url.starts_with("https://")
+}
+
+/// `{token, user}` and the session cookie.
+fn signed_in(
+    state: &AppState,
+    status: StatusCode,
+    issued: &IssuedSession,
+    message: &str,
+) -> Response {
+    let max_age = issued.session.expires_at - issued.session.created_at;
+    let body = json!({
+        "token": issued.token,
+        "user": user_view(&issued.user),
+        "message": message,
+    });
+    let mut response = (status, Json(body)).into_response();
+    append_cookie(
+        &mut response,
+        &set_cookie(SESSION_COOKIE, &issued.token, "/", max_age, secure(state)),
+    );
+    response
+}
+
+fn append_cookie(response: &mut Response, value: &str) {
+    if let Ok(value) = HeaderValue::from_str(value) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+}
+
+#[derive(Deserialize)]
+struct RegisterRequest {
+    email: String,
+    password: String,
+    confirm_password: String,
+    #[serde(default)]
+    full_name: Option<String>,
+    #[serde(default)]
+    referral_code: Option<String>,
+    /// Sent by the spec's client, equal to the e-mail; not used.
+    #[serde(default, rename = "username")]
+    _username: Option<String>,
+}
+
+async fn register(
+    State(state): State<AppState>,
+    Client(client): Client,
+    ApiJson(body): ApiJson<RegisterRequest>,
+) -> Result<Response, ApiError> {
+    let issued = state
+        .accounts
+        .register(
+            Registration {
+                email: bounded("Email", &body.email)?,
+                password: bounded("Password", &body.password)?,
+                confirm_password: bounded("Password confirmation", &body.confirm_password)?,
+                full_name: body
+                    .full_name
+                    .as_deref()
+                    .map(|n| bounded("Full name", n))
+                    .transpose()?,
+                referral_code: body
+                    .referral_code
+                    .as_deref()
+                    .map(|c| bounded("Referral code", c))
+                    .transpose()?,
+            },
+            &client,
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(signed_in(
+        &state,
+        StatusCode::CREATED,
+        &issued,
+        "Registration successful",
+    ))
+}
+
+#[derive(Deserialize)]
+struct LoginRequest {
+    /// The e-mail (spec §7 calls it username); `email` is accepted too.
+    #[serde(default)]
+    username: Option<String>,
+    #[serde(default)]
+    email: Option<String>,
+    password: String,
+    #[serde(default)]
+    remember: bool,
+}
+
+async fn login(
+    State(state): State<AppState>,
+    Client(client): Client,
+    ApiJson(body): ApiJson<LoginRequest>,
+) -> Result<Response, ApiError> {
+    let email = body.username.or(body.email).unwrap_or_default();
+    let outcome = state
+        .accounts
+        .login(
+            bounded("Email", &email)?,
+            bounded("Password", &body.password)?,
+            body.remember,
+            &client,
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(match outcome {
+        LoginOutcome::SignedIn(issued) => {
+            signed_in(&state, StatusCode::OK, &issued, "Login successful")
+        }
+        LoginOutcome::SecondFactor { user_id, challenge } => {
+            let mut response = Json(json!({
+                "requires_2fa": true,
+                "user_id": user_id,
+                "challenge": challenge,
+            }))
+            .into_response();
+            append_cookie(
+                &mut response,
+                &set_cookie(
+                    CHALLENGE_COOKIE,
+                    &challenge,
+                    CHALLENGE_PATH,
+                    CHALLENGE_SECONDS,
+                    secure(&state),
+                ),
+            );
+            response
+        }
+    })
+}
+
+#[derive(Deserialize)]
+struct SecondFactorRequest {
+    #[serde(default)]
+    username: Option<String>,
+    #[serde(default)]
+    email: Option<String>,
+    code: String,
+    /// From the login answer; the HttpOnly cookie set with it works too.
+    #[serde(default)]
+    challenge: Option<String>,
+}
+
+async fn login_second_factor(
+    State(state): State<AppState>,
+    Client(client): Client,
+    headers: axum::http::HeaderMap,
+    ApiJson(body): ApiJson<SecondFactorRequest>,
+) -> Result<Response, ApiError> {
+    let email = body.username.or(body.email).unwrap_or_default();
+    let challenge = body
+        .challenge
+        .filter(|c| !c.is_empty())
+        .or_else(|| cookie(&headers, CHALLENGE_COOKIE));
+    let issued = state
+        .accounts
+        .login_second_factor(
+            bounded("Email", &email)?,
+            challenge.as_deref(),
+            bounded("Code", &body.code)?,
+            &client,
+            crate::now_unix(),
+        )
+        .await?;
+    let mut response = signed_in(&state, StatusCode::OK, &issued, "Login successful");
+    append_cookie(
+        &mut response,
+        &clear_cookie(CHALLENGE_COOKIE, CHALLENGE_PATH, secure(&state)),
+    );
+    Ok(response)
+}
+
+async fn logout(State(state): State<AppState>, auth: AuthUser) -> Result<Response, ApiError> {
+    state.accounts.logout(&auth.session).await?;
+    let mut response = Json(json!({ "message": "Logged out" })).into_response();
+    append_cookie(
+        &mut response,
+        &clear_cookie(SESSION_COOKIE, "/", secure(&state)),
+    );
+    Ok(response)
+}
+
+async fn get_current_user(auth: AuthUser) -> Json<Value> {
+    Json(json!({ "user": user_view(&auth.user) }))
+}
+
+async fn send_verification_email(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .request_verification(&auth.user, crate::now_unix())
+        .await?;
+    Ok(Json(
+        json!({ "message": "Verification email has been sent to your inbox." }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct TokenRequest {
+    token: String,
+}
+
+async fn verify_email(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<TokenRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let email = state
+        .accounts
+        .verify_email(bounded("Token", &body.token)?, crate::now_unix())
+        .await?;
+    Ok(Json(
+        json!({ "email": email, "message": "Your email has been verified successfully." }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct ForgotRequest {
+    email: String,
+}
+
+async fn forgot_password(
+    State(state): State<AppState>,
+    Client(client): Client,
+    ApiJson(body): ApiJson<ForgotRequest>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .forgot_password(bounded("Email", &body.email)?, &client, crate::now_unix())
+        .await?;
+    Ok(Json(json!({
+        "message": "If your email is registered, you will receive a reset link shortly."
+    })))
+}
+
+#[derive(Deserialize)]
+struct ResetRequest {
+    token: String,
+    password: String,
+    confirm_password: String,
+}
+
+async fn reset_password(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<ResetRequest>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .reset_password(
+            bounded("Token", &body.token)?,
+            bounded("Password", &body.password)?,
+            bounded("Password confirmation", &body.confirm_password)?,
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(Json(
+        json!({ "message": "Your password has been reset successfully." }),
+    ))
+}
+
+/// The listed-order fields of spec §3, newest first.
+fn listed_order(order: &OrderRecord) -> Value {
+    json!({
+        "id": order.id,
+        "created_at": order.created_at,
+        "status": order.status,
+        "from_currency": order.from_code,
+        "to_currency": order.to_code,
+        "from_amount": order.from_amount,
+        "to_amount": order.to_amount,
+        "type": order.rate_type,
+    })
+}
+
+/// Most orders one account lists.
+const ORDERS_LIMIT: i64 = 1000;
+
+async fn list_orders(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> Result<Json<Value>, ApiError> {
+    let orders = state.store.orders_of(&auth.user.id, ORDERS_LIMIT).await?;
+    Ok(Json(Value::Array(
+        orders.iter().map(listed_order).collect(),
+    )))
+}
+
+#[derive(Deserialize)]
+struct HandoffRequest {
+    code: String,
+}
+
+async fn redeem_social_sign_in(
+    State(state): State<AppState>,
+    Client(client): Client,
+    ApiJson(body): ApiJson<HandoffRequest>,
+) -> Result<Response, ApiError> {
+    let issued = state
+        .accounts
+        .redeem_handoff(bounded("Code", &body.code)?, &client, crate::now_unix())
+        .await?;
+    Ok(signed_in(
+        &state,
+        StatusCode::OK,
+        &issued,
+        "Login successful",
+    ))
+}
+
+#[derive(Deserialize)]
+struct ProfileRequest {
+    #[serde(default)]
+    full_name: Option<String>,
+    #[serde(default)]
+    order_emails: Option<bool>,
+}
+
+async fn update_profile(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(body): ApiJson<ProfileRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let full_name = body
+        .full_name
+        .as_deref()
+        .map(|n| bounded("Full name", n))
+        .transpose()?;
+    let user = state
+        .accounts
+        .update_profile(&auth.user, full_name, body.order_emails, crate::now_unix())
+        .await?;
+    Ok(Json(json!({ "user": user_view(&user) })))
+}
+
+#[derive(Deserialize)]
+struct PasswordCheck {
+    #[serde(default)]
+    password: String,
+}
+
+async fn delete_account(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(body): ApiJson<PasswordCheck>,
+) -> Result<Response, ApiError> {
+    state
+        .accounts
+        .delete_account(
+            &auth.user,
+            bounded("Password", &body.password)?,
+            crate::now_unix(),
+        )
+        .await?;
+    let mut response = Json(json!({ "message": "Your account has been deleted." })).into_response();
+    append_cookie(
+        &mut response,
+        &clear_cookie(SESSION_COOKIE, "/", secure(&state)),
+    );
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+struct ChangePasswordRequest {
+    #[serde(default)]
+    current_password: String,
+    password: String,
+    confirm_password: String,
+}
+
+async fn change_password(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(body): ApiJson<ChangePasswordRequest>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .change_password(
+            &auth.user,
+            &auth.session,
+            bounded("Current password", &body.current_password)?,
+            bounded("Password", &body.password)?,
+            bounded("Password confirmation", &body.confirm_password)?,
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(Json(
+        json!({ "message": "Your password has been changed." }),
+    ))
+}
+
+async fn begin_two_factor(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> Result<Json<Value>, ApiError> {
+    let setup = state
+        .accounts
+        .begin_totp(&auth.user, crate::now_unix())
+        .await?;
+    Ok(Json(
+        json!({ "secret": setup.secret, "otpauth_uri": setup.otpauth_uri }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct CodeRequest {
+    code: String,
+}
+
+async fn enable_two_factor(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(body): ApiJson<CodeRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let codes = state
+        .accounts
+        .confirm_totp(&auth.user, bounded("Code", &body.code)?, crate::now_unix())
+        .await?;
+    Ok(Json(json!({
+        "message": "Two-factor authentication is on.",
+        "recovery_codes": codes,
+    })))
+}
+
+#[derive(Deserialize)]
+struct DisableRequest {
+    #[serde(default)]
+    password: String,
+    code: String,
+}
+
+async fn disable_two_factor(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(body): ApiJson<DisableRequest>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .disable_totp(
+            &auth.user,
+            bounded("Password", &body.password)?,
+            bounded("Code", &body.code)?,
+            crate::now_unix(),
+        )
+        .await?;
+    Ok(Json(
+        json!({ "message": "Two-factor authentication is off." }),
+    ))
+}
+
+fn session_view(session: &SessionRecord, current: &SessionRecord) -> Value {
+    json!({
+        "id": session.id,
+        "created_at": session.created_at,
+        "last_seen_at": session.last_seen_at,
+        "expires_at": session.expires_at,
+        "user_agent": session.user_agent,
+        "ip": session.ip,
+        "current": session.id == current.id,
+    })
+}
+
+async fn list_sessions(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> Result<Json<Value>, ApiError> {
+    let sessions = state
+        .accounts
+        .sessions(&auth.user, crate::now_unix())
+        .await?;
+    let recovery_codes_left = state.accounts.recovery_codes_left(&auth.user).await?;
+    Ok(Json(json!({
+        "sessions": sessions.iter().map(|s| session_view(s, &auth.session)).collect::<Vec<_>>(),
+        "recovery_codes_left": recovery_codes_left,
+    })))
+}
+
+async fn revoke_session(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .revoke_session(&auth.user, bounded("Session", &id)?)
+        .await?;
+    Ok(Json(json!({ "message": "The session was signed out." })))
+}

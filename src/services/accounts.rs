@@ -1,0 +1,1059 @@
+//! Accounts (spec/accounts-and-pages.md §2.8–2.13, §4.1, §5, §7, §8): sign-up, sign-in with an
+//! optional TOTP second factor, sessions, e-mail verification, password reset and change,
+//! throttling of failed attempts, and the profile's settings.
+//!
+//! Secrets are never stored as given: passwords as Argon2id hashes, session and link tokens
+//! and recovery codes as SHA-256 hashes of 256-bit (or 80-bit for recovery codes) random values.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use rand::RngCore;
+use totp_rs::{Algorithm, TOTP};
+
+use crate::domain::account::{
+    self, Email, RECOVERY_CODES, TOTP_DIGITS, TOTP_STEP_SECONDS, check_new_password,
+    matching_totp_step, normalize_recovery_code, token_hash,
+};
+use crate::domain::referral::ReferralCode;
+use crate::services::mail::{Mailer, templates};
+use crate::store::{DynStore, SessionRecord, StoreError, TokenUse, UserRecord, UserToken};
+
+/// A session without "Remember me" lasts a day; with it, thirty.
+pub const SESSION_SECONDS: i64 = 24 * 3600;
+pub const REMEMBERED_SESSION_SECONDS: i64 = 30 * 24 * 3600;
+/// Validity of the links sent by mail.
+pub const VERIFY_LINK_SECONDS: i64 = 24 * 3600;
+pub const RESET_LINK_SECONDS: i64 = 3600;
+/// Time to type the 2FA code after the password.
+pub const CHALLENGE_SECONDS: i64 = 5 * 60;
+/// Time to exchange a social sign-in hand-off for a session.
+pub const HANDOFF_SECONDS: i64 = 2 * 60;
+/// A client address may fail this many times more often than one account.
+const ADDRESS_FACTOR: i64 = 4;
+/// Mails of one kind a user or address may ask for per hour.
+const MAILS_PER_HOUR: i64 = 5;
+
+const PURPOSE_VERIFY: &str = "verify";
+const PURPOSE_RESET: &str = "reset";
+const PURPOSE_CHALLENGE: &str = "2fa";
+const PURPOSE_HANDOFF: &str = "handoff";
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("Invalid email or password")]
+    InvalidCredentials,
+    #[error("The current password is not correct")]
+    WrongPassword,
+    #[error("An account with this email already exists")]
+    EmailTaken,
+    #[error("Too many attempts. Try again in {minutes} minute(s).")]
+    TooManyAttempts { minutes: i64, retry_after: i64 },
+    #[error("Invalid two-factor code")]
+    InvalidCode,
+    #[error("Your sign-in expired. Sign in with your password again.")]
+    ChallengeExpired,
+    #[error("{0}")]
+    LinkExpired(&'static str),
+    #[error("{0}")]
+    LinkInvalid(&'static str),
+    #[error("{0}")]
+    Conflict(&'static str),
+    #[error("Not found")]
+    NotFound,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Who is asking: kept with sessions so the profile can list them, and used for throttling.
+#[derive(Debug, Clone)]
+pub struct ClientInfo {
+    pub ip: String,
+    pub user_agent: String,
+}
+
+/// A new session: the token goes to the client once; only its hash is kept.
+#[derive(Debug, Clone)]
+pub struct IssuedSession {
+    pub token: String,
+    pub session: SessionRecord,
+    pub user: UserRecord,
+}
+
+/// What the password step of sign-in leads to.
+#[derive(Debug)]
+pub enum LoginOutcome {
+    SignedIn(Box<IssuedSession>),
+    /// The account has 2FA: the code step must present this challenge.
+    SecondFactor {
+        user_id: String,
+        challenge: String,
+    },
+}
+
+pub struct Registration<'a> {
+    pub email: &'a str,
+    pub password: &'a str,
+    pub confirm_password: &'a str,
+    pub full_name: Option<&'a str>,
+    pub referral_code: Option<&'a str>,
+}
+
+/// What a user sees when enabling 2FA.
+#[derive(Debug, Clone)]
+pub struct TotpSetup {
+    pub secret: String,
+    pub otpauth_uri: String,
+}
+
+pub struct AccountSettings {
+    pub public_url: String,
+    pub site_name: String,
+    pub support_email: String,
+    pub max_failures: i64,
+    pub pause_seconds: i64,
+}
+
+pub struct Accounts {
+    store: DynStore,
+    mailer: Mailer,
+    settings: AccountSettings,
+    /// Verified against when the e-mail is unknown, so both cases take the same time.
+    dummy_hash: String,
+}
+
+impl Accounts {
+    pub fn new(store: DynStore, mailer: Mailer, settings: AccountSettings) -> Accounts {
+        let dummy_hash = hash_password_now("not a real password").unwrap_or_default();
+        Accounts {
+            store,
+            mailer,
+            settings,
+            dummy_hash,
+        }
+    }
+
+    pub fn mailer(&self) -> &Mailer {
+        &self.mailer
+    }
+
+    // ---- sign-up, sign-in, sign-out -------------------------------------------------------
+
+    #[tracing::instrument(skip_all)]
+    pub async fn register(
+        &self,
+        form: Registration<'_>,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<IssuedSession, AccountError> {
+        let email = Email::parse(form.email).map_err(invalid)?;
+        check_new_password(form.password, form.confirm_password).map_err(invalid)?;
+        let full_name = match form.full_name {
+            Some(name) => account::parse_full_name(name).map_err(invalid)?,
+            None => account::default_full_name(&email),
+        };
+        if self
+            .store
+            .find_user_by_email(email.as_str())
+            .await?
+            .is_some()
+        {
+            return Err(AccountError::EmailTaken);
+        }
+        let referred_by = match form.referral_code.and_then(ReferralCode::parse) {
+            Some(code) => self
+                .store
+                .find_user_by_referral_code(code.as_str())
+                .await?
+                .map(|referrer| referrer.referral_code),
+            None => None,
+        };
+        let password_hash = hash_password(form.password.to_owned()).await?;
+        let user = self
+            .insert_user(
+                email,
+                full_name,
+                Some(password_hash),
+                referred_by,
+                None,
+                now,
+            )
+            .await?;
+        self.send_verification_mail(&user, now).await?;
+        self.issue_session(user, false, client, now).await
+    }
+
+    /// Inserts a user with a fresh referral code (drawn again on the rare collision).
+    async fn insert_user(
+        &self,
+        email: Email,
+        full_name: String,
+        password_hash: Option<String>,
+        referred_by: Option<String>,
+        email_verified_at: Option<i64>,
+        now: i64,
+    ) -> Result<UserRecord, AccountError> {
+        let mut user = UserRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            email: email.into_string(),
+            full_name,
+            password_hash,
+            email_verified_at,
+            referral_code: new_referral_code(),
+            referred_by,
+            totp_secret: None,
+            totp_enabled: false,
+            order_emails: true,
+            created_at: now,
+            updated_at: now,
+        };
+        for _ in 0..5 {
+            match self.store.insert_user(&user).await {
+                Ok(()) => return Ok(user),
+                Err(StoreError::Conflict) => {
+                    if self.store.find_user_by_email(&user.email).await?.is_some() {
+                        return Err(AccountError::EmailTaken);
+                    }
+                    user.referral_code = new_referral_code();
+                }
+                Err(other) => return Err(other.into()),
+            }
+        }
+        Err(AccountError::Internal("no free referral code".into()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    pub async fn login(
+        &self,
+        email: &str,
+        password: &str,
+        remember: bool,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<LoginOutcome, AccountError> {
+        if email.trim().is_empty() {
+            return Err(invalid("Email is required"));
+        }
+        let email = email.trim().to_lowercase();
+        let keys = [format!("login:{email}"), format!("login-ip:{}", client.ip)];
+        self.check_throttles(&keys, now).await?;
+        let user = self.store.find_user_by_email(&email).await?;
+        let hash = user
+            .as_ref()
+            .and_then(|u| u.password_hash.clone())
+            .unwrap_or_else(|| self.dummy_hash.clone());
+        let matches = verify_password(hash, password.to_owned()).await;
+        let Some(user) = user.filter(|u| matches && u.password_hash.is_some()) else {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::InvalidCredentials);
+        };
+        self.store.clear_throttle(&keys[0]).await?;
+        if user.totp_enabled {
+            let challenge = new_token();
+            self.store
+                .insert_token(&UserToken {
+                    token_hash: token_hash(&challenge),
+                    user_id: user.id.clone(),
+                    purpose: PURPOSE_CHALLENGE.into(),
+                    detail: Some(if remember { "remember" } else { "" }.into()),
+                    expires_at: now + CHALLENGE_SECONDS,
+                    used_at: None,
+                    created_at: now,
+                })
+                .await?;
+            return Ok(LoginOutcome::SecondFactor {
+                user_id: user.id,
+                challenge,
+            });
+        }
+        Ok(LoginOutcome::SignedIn(Box::new(
+            self.issue_session(user, remember, client, now).await?,
+        )))
+    }
+
+    /// The code step of sign-in: the challenge of the password step plus a TOTP or recovery
+    /// code.
+    #[tracing::instrument(skip_all)]
+    pub async fn login_second_factor(
+        &self,
+        email: &str,
+        challenge: Option<&str>,
+        code: &str,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<IssuedSession, AccountError> {
+        let email = email.trim().to_lowercase();
+        let user = self
+            .store
+            .find_user_by_email(&email)
+            .await?
+            .filter(|u| u.totp_enabled)
+            .ok_or(AccountError::ChallengeExpired)?;
+        let challenge_hash = challenge.map(token_hash).unwrap_or_default();
+        let pending = self
+            .store
+            .find_token(&challenge_hash, PURPOSE_CHALLENGE)
+            .await?
+            .filter(|t| t.user_id == user.id && t.used_at.is_none() && t.expires_at > now)
+            .ok_or(AccountError::ChallengeExpired)?;
+        let keys = [format!("2fa:{}", user.id), format!("2fa-ip:{}", client.ip)];
+        self.check_throttles(&keys, now).await?;
+        if !self.accept_second_factor(&user, code, now).await? {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::InvalidCode);
+        }
+        match self
+            .store
+            .use_token(&challenge_hash, PURPOSE_CHALLENGE, now)
+            .await?
+        {
+            TokenUse::Used(_) => {}
+            _ => return Err(AccountError::ChallengeExpired),
+        }
+        self.store.clear_throttle(&keys[0]).await?;
+        let remember = pending.detail.as_deref() == Some("remember");
+        self.issue_session(user, remember, client, now).await
+    }
+
+    /// A TOTP code (each time step once) or an unused recovery code.
+    async fn accept_second_factor(
+        &self,
+        user: &UserRecord,
+        code: &str,
+        now: i64,
+    ) -> Result<bool, AccountError> {
+        let code = code.trim();
+        let Some(secret) = user.totp_secret.as_deref() else {
+            return Ok(false);
+        };
+        if account::is_totp_code(code) {
+            let totp = totp_for(secret, &self.settings.site_name, &user.email)?;
+            return Ok(
+                match matching_totp_step(code, now, |step| {
+                    totp.generate((step * TOTP_STEP_SECONDS) as u64)
+                }) {
+                    Some(step) => self.store.claim_totp_step(&user.id, step).await?,
+                    None => false,
+                },
+            );
+        }
+        let normalized = normalize_recovery_code(code);
+        if normalized.is_empty() || normalized.len() > 32 {
+            return Ok(false);
+        }
+        Ok(self
+            .store
+            .use_recovery_code(&user.id, &token_hash(&normalized), now)
+            .await?)
+    }
+
+    async fn issue_session(
+        &self,
+        user: UserRecord,
+        remember: bool,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<IssuedSession, AccountError> {
+        let token = new_token();
+        let lifetime = if remember {
+            REMEMBERED_SESSION_SECONDS
+        } else {
+            SESSION_SECONDS
+        };
+        let session = SessionRecord {
+            token_hash: token_hash(&token),
+            id: uuid::Uuid::new_v4().to_string(),
+            user_id: user.id.clone(),
+            created_at: now,
+            expires_at: now + lifetime,
+            last_seen_at: now,
+            user_agent: client.user_agent.chars().take(255).collect(),
+            ip: client.ip.clone(),
+        };
+        self.store.insert_session(&session).await?;
+        Ok(IssuedSession {
+            token,
+            session,
+            user,
+        })
+    }
+
+    /// The signed-in user and session behind a token, if the session is alive.
+    pub async fn authenticate(
+        &self,
+        token: &str,
+        now: i64,
+    ) -> Result<Option<(UserRecord, SessionRecord)>, AccountError> {
+        if token.is_empty() || token.len() > 128 {
+            return Ok(None);
+        }
+        let Some(session) = self.store.touch_session(&token_hash(token), now).await? else {
+            return Ok(None);
+        };
+        let user = self.store.find_user(&session.user_id).await?;
+        Ok(user.map(|user| (user, session)))
+    }
+
+    pub async fn logout(&self, session: &SessionRecord) -> Result<(), AccountError> {
+        Ok(self.store.delete_session(&session.token_hash).await?)
+    }
+
+    // ---- e-mail verification ---------------------------------------------------------------
+
+    pub async fn request_verification(
+        &self,
+        user: &UserRecord,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        if user.email_verified_at.is_some() {
+            return Err(AccountError::Conflict("Your email is already verified"));
+        }
+        self.count_mail(&format!("verify-mail:{}", user.id), now)
+            .await?;
+        self.send_verification_mail(user, now).await
+    }
+
+    async fn send_verification_mail(
+        &self,
+        user: &UserRecord,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        let token = self
+            .issue_link(user, PURPOSE_VERIFY, VERIFY_LINK_SECONDS, now)
+            .await?;
+        let link = format!("{}/verify-email?token={token}", self.base_url());
+        let mail = templates::verify_email(&self.settings.site_name, &link);
+        self.mailer
+            .enqueue(&user.email, &mail.subject, &mail.body, now)
+            .await?;
+        Ok(())
+    }
+
+    /// Marks the e-mail verified; answers the verified address.
+    pub async fn verify_email(&self, token: &str, now: i64) -> Result<String, AccountError> {
+        let used = self
+            .use_link(token, PURPOSE_VERIFY, now)
+            .await
+            .map_err(|e| match e {
+                AccountError::LinkExpired(_) => AccountError::LinkExpired(
+                    "This verification link has expired. Request a new one from your profile.",
+                ),
+                AccountError::LinkInvalid(_) => AccountError::LinkInvalid(
+                    "This verification link is invalid or was already used.",
+                ),
+                other => other,
+            })?;
+        let mut user =
+            self.store
+                .find_user(&used.user_id)
+                .await?
+                .ok_or(AccountError::LinkInvalid(
+                    "This verification link is invalid or was already used.",
+                ))?;
+        if used.detail.as_deref() != Some(user.email.as_str()) {
+            return Err(AccountError::LinkInvalid(
+                "This verification link is invalid or was already used.",
+            ));
+        }
+        if user.email_verified_at.is_none() {
+            user.email_verified_at = Some(now);
+            user.updated_at = now;
+            self.store.update_user(&user).await?;
+        }
+        Ok(user.email)
+    }
+
+    // ---- passwords -----------------------------------------------------------------------
+
+    /// Sends a reset link if the address belongs to an account. The answer is the same either
+    /// way, so the form never tells whether an address is registered.
+    pub async fn forgot_password(
+        &self,
+        email: &str,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        let email =
+            Email::parse(email).map_err(|_| invalid("Please enter a valid email address"))?;
+        self.count_mail(&format!("reset-mail-ip:{}", client.ip), now)
+            .await?;
+        self.count_mail(&format!("reset-mail:{}", email.as_str()), now)
+            .await?;
+        if let Some(user) = self.store.find_user_by_email(email.as_str()).await? {
+            let token = self
+                .issue_link(&user, PURPOSE_RESET, RESET_LINK_SECONDS, now)
+                .await?;
+            let link = format!("{}/reset-password?token={token}", self.base_url());
+            let mail = templates::reset_password(&self.settings.site_name, &link);
+            self.mailer
+                .enqueue(&user.email, &mail.subject, &mail.body, now)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sets a new password from a reset link and signs the user out everywhere.
+    pub async fn reset_password(
+        &self,
+        token: &str,
+        password: &str,
+        confirm_password: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        check_new_password(password, confirm_password).map_err(invalid)?;
+        let used = self.use_link(token, PURPOSE_RESET, now).await?;
+        let mut user =
+            self.store
+                .find_user(&used.user_id)
+                .await?
+                .ok_or(AccountError::LinkInvalid(
+                    "Invalid or already used reset link",
+                ))?;
+        user.password_hash = Some(hash_password(password.to_owned()).await?);
+        // Receiving the link proves the address.
+        user.email_verified_at.get_or_insert(now);
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        self.store.delete_sessions_of(&user.id, None).await?;
+        self.store
+            .revoke_tokens(&user.id, PURPOSE_RESET, now)
+            .await?;
+        self.store
+            .clear_throttle(&format!("login:{}", user.email))
+            .await?;
+        self.notify_password_changed(&user, now).await
+    }
+
+    /// Changes the password of a signed-in user; every other session ends.
+    pub async fn change_password(
+        &self,
+        user: &UserRecord,
+        session: &SessionRecord,
+        current: &str,
+        password: &str,
+        confirm_password: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        if let Some(hash) = user.password_hash.clone() {
+            self.check_password(user, hash, current, now).await?;
+        }
+        check_new_password(password, confirm_password).map_err(invalid)?;
+        let mut user = user.clone();
+        user.password_hash = Some(hash_password(password.to_owned()).await?);
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        self.store
+            .delete_sessions_of(&user.id, Some(&session.token_hash))
+            .await?;
+        self.store
+            .revoke_tokens(&user.id, PURPOSE_RESET, now)
+            .await?;
+        self.notify_password_changed(&user, now).await
+    }
+
+    /// Checks a signed-in user's password for a sensitive change, throttled like sign-in.
+    async fn check_password(
+        &self,
+        user: &UserRecord,
+        hash: String,
+        password: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        let keys = [format!("login:{}", user.email)];
+        self.check_throttles(&keys, now).await?;
+        if !verify_password(hash, password.to_owned()).await {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::WrongPassword);
+        }
+        Ok(())
+    }
+
+    async fn notify_password_changed(
+        &self,
+        user: &UserRecord,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        let mail =
+            templates::password_changed(&self.settings.site_name, &self.settings.support_email);
+        self.mailer
+            .enqueue(&user.email, &mail.subject, &mail.body, now)
+            .await?;
+        Ok(())
+    }
+
+    // ---- two-factor authentication ---------------------------------------------------------
+
+    /// Draws a new secret for the user to scan; 2FA is on only after `confirm_totp`.
+    pub async fn begin_totp(&self, user: &UserRecord, now: i64) -> Result<TotpSetup, AccountError> {
+        if user.totp_enabled {
+            return Err(AccountError::Conflict(
+                "Two-factor authentication is already enabled",
+            ));
+        }
+        let mut bytes = [0u8; 20];
+        rand::rng().fill_bytes(&mut bytes);
+        let secret = data_encoding::BASE32_NOPAD.encode(&bytes);
+        let totp = totp_for(&secret, &self.settings.site_name, &user.email)?;
+        let mut user = user.clone();
+        user.totp_secret = Some(secret.clone());
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        Ok(TotpSetup {
+            secret,
+            otpauth_uri: totp.get_url(),
+        })
+    }
+
+    /// Turns 2FA on with a code from the app; answers the recovery codes (shown once).
+    pub async fn confirm_totp(
+        &self,
+        user: &UserRecord,
+        code: &str,
+        now: i64,
+    ) -> Result<Vec<String>, AccountError> {
+        if user.totp_enabled {
+            return Err(AccountError::Conflict(
+                "Two-factor authentication is already enabled",
+            ));
+        }
+        let secret = user
+            .totp_secret
+            .as_deref()
+            .ok_or(AccountError::Conflict("Start the two-factor set-up first"))?;
+        let keys = [format!("2fa:{}", user.id)];
+        self.check_throttles(&keys, now).await?;
+        let totp = totp_for(secret, &self.settings.site_name, &user.email)?;
+        let step = matching_totp_step(code.trim(), now, |step| {
+            totp.generate((step * TOTP_STEP_SECONDS) as u64)
+        });
+        let accepted = match step {
+            Some(step) => self.store.claim_totp_step(&user.id, step).await?,
+            None => false,
+        };
+        if !accepted {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::InvalidCode);
+        }
+        let mut user = user.clone();
+        user.totp_enabled = true;
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        self.new_recovery_codes(&user).await
+    }
+
+    async fn new_recovery_codes(&self, user: &UserRecord) -> Result<Vec<String>, AccountError> {
+        let codes: Vec<String> = (0..RECOVERY_CODES).map(|_| new_recovery_code()).collect();
+        let hashes: Vec<String> = codes
+            .iter()
+            .map(|c| token_hash(&normalize_recovery_code(c)))
+            .collect();
+        self.store.replace_recovery_codes(&user.id, &hashes).await?;
+        Ok(codes)
+    }
+
+    /// Turns 2FA off: needs the password (when the account has one) and a current code.
+    pub async fn disable_totp(
+        &self,
+        user: &UserRecord,
+        password: &str,
+        code: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        if !user.totp_enabled {
+            return Err(AccountError::Conflict(
+                "Two-factor authentication is not enabled",
+            ));
+        }
+        if let Some(hash) = user.password_hash.clone() {
+            self.check_password(user, hash, password, now).await?;
+        }
+        let keys = [format!("2fa:{}", user.id)];
+        self.check_throttles(&keys, now).await?;
+        if !self.accept_second_factor(user, code, now).await? {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::InvalidCode);
+        }
+        let mut user = user.clone();
+        user.totp_enabled = false;
+        user.totp_secret = None;
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        self.store.replace_recovery_codes(&user.id, &[]).await?;
+        Ok(())
+    }
+
+    pub async fn recovery_codes_left(&self, user: &UserRecord) -> Result<i64, AccountError> {
+        Ok(self.store.unused_recovery_codes(&user.id).await?)
+    }
+
+    // ---- profile ---------------------------------------------------------------------------
+
+    pub async fn sessions(
+        &self,
+        user: &UserRecord,
+        now: i64,
+    ) -> Result<Vec<SessionRecord>, AccountError> {
+        Ok(self.store.sessions_of(&user.id, now).await?)
+    }
+
+    pub async fn revoke_session(&self, user: &UserRecord, id: &str) -> Result<(), AccountError> {
+        if self.store.delete_session_by_id(&user.id, id).await? {
+            Ok(())
+        } else {
+            Err(AccountError::NotFound)
+        }
+    }
+
+    pub async fn update_profile(
+        &self,
+        user: &UserRecord,
+        full_name: Option<&str>,
+        order_emails: Option<bool>,
+        now: i64,
+    ) -> Result<UserRecord, AccountError> {
+        let mut user = user.clone();
+        if let Some(name) = full_name {
+            user.full_name = account::parse_full_name(name).map_err(invalid)?;
+        }
+        if let Some(flag) = order_emails {
+            user.order_emails = flag;
+        }
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        Ok(user)
+    }
+
+    /// Deletes the account after checking the password (if it has one). Orders stay with the
+    /// exchange, detached from the account.
+    pub async fn delete_account(
+        &self,
+        user: &UserRecord,
+        password: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        if let Some(hash) = user.password_hash.clone() {
+            self.check_password(user, hash, password, now).await?;
+        }
+        Ok(self.store.delete_user(&user.id).await?)
+    }
+
+    // ---- social sign-in hand-off -------------------------------------------------------------
+
+    /// Signs in (or up) the owner of a verified social identity and answers a short-lived
+    /// one-time code the browser exchanges for a session token.
+    pub async fn social_sign_in(
+        &self,
+        provider: &str,
+        subject: &str,
+        email: &str,
+        name: Option<&str>,
+        now: i64,
+    ) -> Result<String, AccountError> {
+        let user = match self.store.find_identity(provider, subject).await? {
+            Some(user_id) => self
+                .store
+                .find_user(&user_id)
+                .await?
+                .ok_or(AccountError::NotFound)?,
+            None => {
+                let email = Email::parse(email).map_err(invalid)?;
+                let user = match self.store.find_user_by_email(email.as_str()).await? {
+                    // The provider verified this address: it is the same person.
+                    Some(mut user) => {
+                        if user.email_verified_at.is_none() {
+                            user.email_verified_at = Some(now);
+                            user.updated_at = now;
+                            self.store.update_user(&user).await?;
+                        }
+                        user
+                    }
+                    None => {
+                        let full_name = name
+                            .and_then(|n| account::parse_full_name(n).ok())
+                            .unwrap_or_else(|| account::default_full_name(&email));
+                        self.insert_user(email, full_name, None, None, Some(now), now)
+                            .await?
+                    }
+                };
+                self.store
+                    .insert_identity(provider, subject, &user.id, now)
+                    .await?;
+                user
+            }
+        };
+        let code = new_token();
+        self.store
+            .insert_token(&UserToken {
+                token_hash: token_hash(&code),
+                user_id: user.id,
+                purpose: PURPOSE_HANDOFF.into(),
+                detail: None,
+                expires_at: now + HANDOFF_SECONDS,
+                used_at: None,
+                created_at: now,
+            })
+            .await?;
+        Ok(code)
+    }
+
+    /// Exchanges a social sign-in hand-off code for a session (remembered: the user chose a
+    /// provider they are signed in to).
+    pub async fn redeem_handoff(
+        &self,
+        code: &str,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<IssuedSession, AccountError> {
+        let used = self
+            .use_link(code, PURPOSE_HANDOFF, now)
+            .await
+            .map_err(|_| AccountError::LinkInvalid("The sign-in link is invalid or expired"))?;
+        let user = self
+            .store
+            .find_user(&used.user_id)
+            .await?
+            .ok_or(AccountError::NotFound)?;
+        self.issue_session(user, true, client, now).await
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------
+
+    fn base_url(&self) -> &str {
+        self.settings.public_url.trim_end_matches('/')
+    }
+
+    async fn issue_link(
+        &self,
+        user: &UserRecord,
+        purpose: &str,
+        lifetime: i64,
+        now: i64,
+    ) -> Result<String, AccountError> {
+        let token = new_token();
+        self.store
+            .insert_token(&UserToken {
+                token_hash: token_hash(&token),
+                user_id: user.id.clone(),
+                purpose: purpose.into(),
+                detail: Some(user.email.clone()),
+                expires_at: now + lifetime,
+                used_at: None,
+                created_at: now,
+            })
+            .await?;
+        Ok(token)
+    }
+
+    async fn use_link(
+        &self,
+        token: &str,
+        purpose: &str,
+        now: i64,
+    ) -> Result<UserToken, AccountError> {
+        if token.is_empty() || token.len() > 128 {
+            return Err(AccountError::LinkInvalid(
+                "Invalid or already used reset link",
+            ));
+        }
+        match self
+            .store
+            .use_token(&token_hash(token), purpose, now)
+            .await?
+        {
+            TokenUse::Used(token) => Ok(token),
+            TokenUse::Expired => Err(AccountError::LinkExpired("Reset token expired")),
+            TokenUse::Invalid => Err(AccountError::LinkInvalid(
+                "Invalid or already used reset link",
+            )),
+        }
+    }
+
+    async fn check_throttles(&self, keys: &[String], now: i64) -> Result<(), AccountError> {
+        for (index, key) in keys.iter().enumerate() {
+            let limit = self.limit_for(index);
+            if let Some(throttle) = self.store.throttle(key).await?
+                && throttle.failures >= limit
+                && throttle.window_ends_at > now
+            {
+                return Err(too_many(throttle.window_ends_at - now));
+            }
+        }
+        Ok(())
+    }
+
+    /// The first key is the account's; later ones (client addresses) allow more failures.
+    fn limit_for(&self, index: usize) -> i64 {
+        if index == 0 {
+            self.settings.max_failures
+        } else {
+            self.settings.max_failures * ADDRESS_FACTOR
+        }
+    }
+
+    async fn record_failures(&self, keys: &[String], now: i64) -> Result<(), AccountError> {
+        for key in keys {
+            self.store
+                .record_failure(key, now, now + self.settings.pause_seconds)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Counts a mail request against an hourly allowance.
+    async fn count_mail(&self, key: &str, now: i64) -> Result<(), AccountError> {
+        let current = self
+            .store
+            .throttle(key)
+            .await?
+            .filter(|t| t.window_ends_at > now);
+        if let Some(throttle) = current
+            && throttle.failures >= MAILS_PER_HOUR
+        {
+            return Err(too_many(throttle.window_ends_at - now));
+        }
+        let window_end = current.map_or(now + 3600, |t| t.window_ends_at);
+        self.store.record_failure(key, now, window_end).await?;
+        Ok(())
+    }
+}
+
+fn invalid(message: &str) -> AccountError {
+    AccountError::Invalid(message.to_owned())
+}
+
+fn too_many(seconds: i64) -> AccountError {
+    let seconds = seconds.max(1);
+    AccountError::TooManyAttempts {
+        minutes: (seconds + 59) / 60,
+        retry_after: seconds,
+    }
+}
+
+/// 256 random bits, URL-safe.
+fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    data_encoding::BASE64URL_NOPAD.encode(&bytes)
+}
+
+/// Eight lower-case base32 characters (40 random bits).
+fn new_referral_code() -> String {
+    let mut bytes = [0u8; 5];
+    rand::rng().fill_bytes(&mut bytes);
+    data_encoding::BASE32_NOPAD
+        .encode(&bytes)
+        .to_ascii_lowercase()
+}
+
+/// `xxxx-xxxx-xxxx-xxxx`: 80 random bits in lower-case base32.
+fn new_recovery_code() -> String {
+    let mut bytes = [0u8; 10];
+    rand::rng().fill_bytes(&mut bytes);
+    let text = data_encoding::BASE32_NOPAD
+        .encode(&bytes)
+        .to_ascii_lowercase();
+    text.as_bytes()
+        .chunks(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn totp_for(secret: &str, issuer: &str, email: &str) -> Result<TOTP, AccountError> {
+    let bytes = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .map_err(|e| AccountError::Internal(format!("stored TOTP secret: {e}")))?;
+    // A colon would split the otpauth label; the issuer is the operator's site name.
+    Ok(TOTP::new_unchecked(
+        Algorithm::SHA1,
+        TOTP_DIGITS,
+        1,
+        TOTP_STEP_SECONDS as u64,
+        bytes,
+        Some(issuer.replace(':', " ")),
+        email.to_owned(),
+    ))
+}
+
+fn hash_password_now(password: &str) -> Result<String, AccountError> {
+    let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| AccountError::Internal(format!("hashing: {e}")))
+}
+
+/// Argon2id with the crate's defaults (19 MiB, 2 passes), off the async threads.
+async fn hash_password(password: String) -> Result<String, AccountError> {
+    tokio::task::spawn_blocking(move || hash_password_now(&password))
+        .await
+        .map_err(|e| AccountError::Internal(format!("hashing task: {e}")))?
+}
+
+async fn verify_password(hash: String, password: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash).is_ok_and(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+    })
+    .await
+    .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovery_codes_are_four_groups_of_four() {
+        let code = new_recovery_code();
+        assert_eq!(code.len(), 19, "{code}");
+        assert_eq!(code.split('-').count(), 4);
+        assert_eq!(normalize_recovery_code(&code).len(), 16);
+    }
+
+    #[test]
+    fn the_rfc6238_sha1_vector_matches() {
+        // RFC 6238 appendix B: secret "12345678901234567890", T = 59 s → 94287082 (8 digits);
+        // its last six digits are the 6-digit code.
+        let secret = data_encoding::BASE32_NOPAD.encode(b"12345678901234567890");
+        let totp = totp_for(&secret, "Ferry", "a@b.co").expect("totp");
+        assert_eq!(totp.generate(59), "287082");
+        assert_eq!(totp.generate(1111111109), "081804");
+    }
+
+    #[test]
+    fn passwords_hash_with_argon2id_and_verify() {
+        let hash = hash_password_now("Secret12").expect("hash");
+        assert!(hash.starts_with("$argon2id$"));
+        let parsed = PasswordHash::new(&hash).expect("phc");
+        assert!(
+            Argon2::default()
+                .verify_password(b"Secret12", &parsed)
+                .is_ok()
+        );
+        assert!(
+            Argon2::default()
+                .verify_password(b"Secret13", &parsed)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn too_many_rounds_minutes_up() {
+        match too_many(61) {
+            AccountError::TooManyAttempts {
+                minutes,
+                retry_after,
+            } => {
+                assert_eq!((minutes, retry_after), (2, 61));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,927 @@
+//! Accounts (spec/accounts-and-pages.md §2.8–2.13, §4.1, §5, §7, §8) on SQLite and PostgreSQL.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use totp_rs::{Algorithm, TOTP};
+
+use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
+use crate::on_both_backends;
+use crate::smtp_sink::SmtpSink;
+
+const PASSWORD: &str = "Correct1horse";
+
+on_both_backends!(
+    sign_up_verifies_the_email_by_the_mailed_link_once,
+    a_referral_code_at_sign_up_sets_referred_by,
+    sign_in_is_paused_after_five_wrong_passwords,
+    two_factor_sign_in_needs_the_challenge_and_a_fresh_code,
+    a_password_reset_link_works_once_expires_and_ends_every_session,
+    forgot_password_answers_the_same_for_unknown_addresses,
+    orders_created_while_signed_in_are_listed_for_their_owner_only,
+    sessions_are_listed_and_revoked_and_logout_ends_the_session,
+    cookie_sessions_refuse_cross_site_writes,
+    bad_input_gets_a_clear_error_and_stores_nothing,
+    mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns,
+    profile_changes_and_account_deletion,
+);
+
+struct Session {
+    token: String,
+    user: Value,
+}
+
+impl TestApp {
+    async fn register(&self, email: &str, extra: Value) -> Session {
+        let mut body = json!({
+            "email": email,
+            "username": email,
+            "password": PASSWORD,
+            "confirm_password": PASSWORD,
+            "full_name": "Ada Lovelace",
+        });
+        if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+            body.extend(extra.clone());
+        }
+        let response = self.post_json("/api/register", &body).await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        let body = json_of(response).await;
+        Session {
+            token: body["token"].as_str().expect("token").to_owned(),
+            user: body["user"].clone(),
+        }
+    }
+
+    async fn authed(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+    ) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .bearer_auth(token)
+    }
+
+    async fn user_status(&self, token: &str) -> StatusCode {
+        self.authed(reqwest::Method::GET, "/api/user", token)
+            .await
+            .send()
+            .await
+            .expect("request")
+            .status()
+    }
+
+    /// The link in the latest mail to `email` containing `path`, as the token it carries.
+    async fn mailed_token(&self, email: &str, path: &str) -> String {
+        let mails = self.store.mail_to(email).await.expect("outbox");
+        let body = mails
+            .iter()
+            .rev()
+            .find(|m| m.body.contains(path))
+            .unwrap_or_else(|| panic!("no mail with {path} to {email}: {mails:?}"))
+            .body
+            .clone();
+        let start = body.find(path).expect("link") + path.len();
+        let rest = &body[start..];
+        let token = rest.strip_prefix("?token=").expect("token parameter");
+        token.split_whitespace().next().expect("token").to_owned()
+    }
+}
+
+async fn sign_up_verifies_the_email_by_the_mailed_link_once(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app.register("Ada@Example.com", json!({})).await;
+    assert_eq!(session.user["email"], "ada@example.com");
+    assert_eq!(session.user["username"], "ada@example.com");
+    assert_eq!(session.user["email_verified"], false);
+    assert!(
+        session.user["referral_code"]
+            .as_str()
+            .is_some_and(|c| c.len() == 8)
+    );
+
+    let mails = app.store.mail_to("ada@example.com").await.unwrap();
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0]
+            .body
+            .contains("http://127.0.0.1:8080/verify-email?token=")
+    );
+    let token = app.mailed_token("ada@example.com", "/verify-email").await;
+
+    let response = app
+        .post_json("/api/email/verification/verify", &json!({ "token": token }))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(json_of(response).await["email"], "ada@example.com");
+    let user = json_of(
+        app.authed(reqwest::Method::GET, "/api/user", &session.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(user["user"]["email_verified"], true);
+
+    let again = app
+        .post_json("/api/email/verification/verify", &json!({ "token": token }))
+        .await;
+    assert_eq!(again.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(again).await["error"],
+        "This verification link is invalid or was already used."
+    );
+    // Verified: asking for another mail is refused.
+    let resend = app
+        .authed(
+            reqwest::Method::POST,
+            "/api/email/verification/send",
+            &session.token,
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resend.status(), StatusCode::CONFLICT);
+
+    let taken = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "ada@example.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(taken.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        json_of(taken).await["message"],
+        "An account with this email already exists"
+    );
+}
+
+async fn a_referral_code_at_sign_up_sets_referred_by(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let referrer = app.register("ref@example.com", json!({})).await;
+    let code = referrer.user["referral_code"].as_str().unwrap().to_owned();
+    let referred = app
+        .register("new@example.com", json!({ "referral_code": code }))
+        .await;
+    assert_eq!(referred.user["referred_by"], code);
+    let unknown = app
+        .register(
+            "other@example.com",
+            json!({ "referral_code": "nobody-here" }),
+        )
+        .await;
+    assert_eq!(unknown.user["referred_by"], Value::Null);
+}
+
+async fn sign_in_is_paused_after_five_wrong_passwords(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    app.register("bob@example.com", json!({})).await;
+    for _ in 0..5 {
+        let response = app
+            .post_json(
+                "/api/login",
+                &json!({ "username": "bob@example.com", "password": "Wrong1pass" }),
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            json_of(response).await["message"],
+            "Invalid email or password"
+        );
+    }
+    let paused = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "bob@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(paused.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry_after: i64 = paused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((899..=900).contains(&retry_after), "{retry_after}");
+    assert_eq!(
+        json_of(paused).await["message"],
+        "Too many attempts. Try again in 15 minute(s)."
+    );
+    // An unknown address answers like a wrong password.
+    let unknown = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "nobody@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        json_of(unknown).await["message"],
+        "Invalid email or password"
+    );
+}
+
+async fn eve_login(app: &TestApp) -> Value {
+    json_of(
+        app.post_json(
+            "/api/login",
+            &json!({ "username": "eve@example.com", "password": PASSWORD }),
+        )
+        .await,
+    )
+    .await
+}
+
+fn totp_of(secret: &str) -> TOTP {
+    let bytes = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .expect("base32");
+    TOTP::new_unchecked(Algorithm::SHA1, 6, 1, 30, bytes, None, String::new())
+}
+
+/// Now, moved off the last seconds of a 30-second step so that the test and the server agree
+/// on the current step.
+async fn now_inside_a_step() -> u64 {
+    loop {
+        let now = ferry::now_unix() as u64;
+        if now % 30 < 26 {
+            return now;
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
+}
+
+async fn two_factor_sign_in_needs_the_challenge_and_a_fresh_code(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app.register("eve@example.com", json!({})).await;
+    let setup = json_of(
+        app.authed(
+            reqwest::Method::POST,
+            "/api/account/2fa/setup",
+            &session.token,
+        )
+        .await
+        .send()
+        .await
+        .unwrap(),
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap();
+    let uri = setup["otpauth_uri"].as_str().unwrap();
+    assert!(uri.starts_with("otpauth://totp/"), "{uri}");
+    assert!(uri.contains(&format!("secret={secret}")), "{uri}");
+    let totp = totp_of(secret);
+    let now = now_inside_a_step().await;
+
+    let wrong = app
+        .authed(
+            reqwest::Method::POST,
+            "/api/account/2fa/enable",
+            &session.token,
+        )
+        .await
+        .json(&json!({ "code": "000000" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::BAD_REQUEST);
+    let enabled = json_of(
+        app.authed(
+            reqwest::Method::POST,
+            "/api/account/2fa/enable",
+            &session.token,
+        )
+        .await
+        .json(&json!({ "code": totp.generate(now - 30) }))
+        .send()
+        .await
+        .unwrap(),
+    )
+    .await;
+    let recovery: Vec<String> = serde_json::from_value(enabled["recovery_codes"].clone()).unwrap();
+    assert_eq!(recovery.len(), 10);
+
+    let first = eve_login(&app).await;
+    assert_eq!(first["requires_2fa"], true);
+    assert_eq!(first["user_id"], session.user["id"]);
+    assert!(first.get("token").is_none());
+    let challenge = first["challenge"].as_str().unwrap().to_owned();
+
+    // Without the challenge of the password step, a right code is useless.
+    let code = totp.generate(now);
+    let no_challenge = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": code }),
+        )
+        .await;
+    assert_eq!(no_challenge.status(), StatusCode::UNAUTHORIZED);
+
+    let ok = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": code, "challenge": challenge }),
+        )
+        .await;
+    assert_eq!(ok.status(), StatusCode::OK);
+    let ok = json_of(ok).await;
+    assert!(ok["token"].as_str().is_some());
+    assert_eq!(ok["user"]["two_factor_enabled"], true);
+
+    // The same code does not work twice, nor does a used challenge.
+    let second = eve_login(&app).await;
+    let challenge2 = second["challenge"].as_str().unwrap().to_owned();
+    let replay = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": code, "challenge": challenge2 }),
+        )
+        .await;
+    assert_eq!(replay.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(json_of(replay).await["message"], "Invalid two-factor code");
+    let used_challenge = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": recovery[0], "challenge": challenge }),
+        )
+        .await;
+    assert_eq!(used_challenge.status(), StatusCode::UNAUTHORIZED);
+
+    // A recovery code works once, typed in capitals.
+    let by_recovery = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": recovery[0].to_uppercase(), "challenge": challenge2 }),
+        )
+        .await;
+    assert_eq!(by_recovery.status(), StatusCode::OK);
+    let third = eve_login(&app).await;
+    let reused = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": recovery[0], "challenge": third["challenge"] }),
+        )
+        .await;
+    assert_eq!(reused.status(), StatusCode::BAD_REQUEST);
+
+    // Five wrong codes pause the code step.
+    for _ in 0..4 {
+        app.post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": "123456", "challenge": third["challenge"] }),
+        )
+        .await;
+    }
+    let paused = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "eve@example.com", "code": recovery[1], "challenge": third["challenge"] }),
+        )
+        .await;
+    assert_eq!(paused.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+async fn a_password_reset_link_works_once_expires_and_ends_every_session(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app.register("carol@example.com", json!({})).await;
+    let forgot = app
+        .post_json(
+            "/api/email/password/forgot",
+            &json!({ "email": "carol@example.com" }),
+        )
+        .await;
+    assert_eq!(forgot.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(forgot).await["message"],
+        "If your email is registered, you will receive a reset link shortly."
+    );
+    let token = app
+        .mailed_token("carol@example.com", "/reset-password")
+        .await;
+
+    let weak = app
+        .post_json(
+            "/api/email/password/reset",
+            &json!({ "token": token, "password": "short", "confirm_password": "short" }),
+        )
+        .await;
+    assert_eq!(weak.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(weak).await["error"],
+        "Password must be at least 8 characters"
+    );
+
+    let new_password = "Brand2newpass";
+    let reset = app
+        .post_json(
+            "/api/email/password/reset",
+            &json!({ "token": token, "password": new_password, "confirm_password": new_password }),
+        )
+        .await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(reset).await["message"],
+        "Your password has been reset successfully."
+    );
+    assert_eq!(
+        app.user_status(&session.token).await,
+        StatusCode::UNAUTHORIZED
+    );
+
+    let reused = app
+        .post_json(
+            "/api/email/password/reset",
+            &json!({ "token": token, "password": new_password, "confirm_password": new_password }),
+        )
+        .await;
+    assert_eq!(reused.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(reused).await["error"],
+        "Invalid or already used reset link"
+    );
+
+    let old = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "carol@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(old.status(), StatusCode::UNAUTHORIZED);
+    let new = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "carol@example.com", "password": new_password }),
+        )
+        .await;
+    assert_eq!(new.status(), StatusCode::OK);
+
+    // An expired link says so with the value the reset page recognises (spec §8).
+    let user_id = session.user["id"].as_str().unwrap();
+    let now = ferry::now_unix();
+    app.store
+        .insert_token(&ferry::store::UserToken {
+            token_hash: ferry::domain::account::token_hash("an-expired-token"),
+            user_id: user_id.to_owned(),
+            purpose: "reset".into(),
+            detail: None,
+            expires_at: now - 1,
+            used_at: None,
+            created_at: now - 3601,
+        })
+        .await
+        .unwrap();
+    let expired = app
+        .post_json(
+            "/api/email/password/reset",
+            &json!({ "token": "an-expired-token", "password": new_password, "confirm_password": new_password }),
+        )
+        .await;
+    assert_eq!(expired.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(json_of(expired).await["error"], "Reset token expired");
+}
+
+async fn forgot_password_answers_the_same_for_unknown_addresses(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let response = app
+        .post_json(
+            "/api/email/password/forgot",
+            &json!({ "email": "ghost@example.com" }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(response).await["message"],
+        "If your email is registered, you will receive a reset link shortly."
+    );
+    assert!(
+        app.store
+            .mail_to("ghost@example.com")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let invalid = app
+        .post_json(
+            "/api/email/password/forgot",
+            &json!({ "email": "not-an-email" }),
+        )
+        .await;
+    assert_eq!(invalid.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(invalid).await["message"],
+        "Please enter a valid email address"
+    );
+}
+
+const BTC_ADDRESS: &str = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+
+async fn orders_created_while_signed_in_are_listed_for_their_owner_only(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let owner = app.register("owner@example.com", json!({})).await;
+    let other = app.register("other@example.com", json!({})).await;
+    let body = json!({
+        "fromCcy": "ETH", "toCcy": "BTC", "amount": "1", "direction": "from", "type": "float",
+        "toAddress": BTC_ADDRESS,
+    });
+    let created = json_of(
+        app.authed(reqwest::Method::POST, "/api/create-order", &owner.token)
+            .await
+            .json(&body)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let id = created["data"]["id"].as_str().expect("order id").to_owned();
+    app.post_json("/api/create-order", &body).await; // anonymous: nobody's
+
+    let listed = json_of(
+        app.authed(reqwest::Method::GET, "/api/orders", &owner.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let listed = listed.as_array().expect("a list");
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["id"], id);
+    assert_eq!(listed[0]["from_currency"], "ETH");
+    assert_eq!(listed[0]["to_currency"], "BTC");
+    assert_eq!(listed[0]["status"], "NEW");
+    assert!(listed[0]["created_at"].is_i64());
+    assert!(listed[0]["from_amount"].is_string());
+
+    let others = json_of(
+        app.authed(reqwest::Method::GET, "/api/orders", &other.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(others.as_array().unwrap().len(), 0);
+    assert_eq!(
+        app.get("/api/orders").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+
+    // The owner opens the order without its token; a stranger does not.
+    let path = format!("/api/order-details/{id}");
+    let mine = app
+        .authed(reqwest::Method::GET, &path, &owner.token)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(mine.status(), StatusCode::OK);
+    let theirs = app
+        .authed(reqwest::Method::GET, &path, &other.token)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(theirs.status(), StatusCode::NOT_FOUND);
+}
+
+async fn sessions_are_listed_and_revoked_and_logout_ends_the_session(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let first = app.register("dan@example.com", json!({})).await;
+    let second = json_of(
+        app.post_json(
+            "/api/login",
+            &json!({ "username": "dan@example.com", "password": PASSWORD, "remember": true }),
+        )
+        .await,
+    )
+    .await;
+    let second_token = second["token"].as_str().unwrap().to_owned();
+    let listed = json_of(
+        app.authed(reqwest::Method::GET, "/api/account/sessions", &first.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let sessions = listed["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    let remembered = sessions.iter().find(|s| s["current"] == false).unwrap();
+    let lifetime =
+        remembered["expires_at"].as_i64().unwrap() - remembered["created_at"].as_i64().unwrap();
+    assert_eq!(lifetime, 30 * 24 * 3600);
+    let path = format!(
+        "/api/account/sessions/{}",
+        remembered["id"].as_str().unwrap()
+    );
+    let revoked = app
+        .authed(reqwest::Method::DELETE, &path, &first.token)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), StatusCode::OK);
+    assert_eq!(
+        app.user_status(&second_token).await,
+        StatusCode::UNAUTHORIZED
+    );
+    let unknown = app
+        .authed(reqwest::Method::DELETE, &path, &first.token)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+
+    let logout = app
+        .authed(reqwest::Method::POST, "/api/logout", &first.token)
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), StatusCode::OK);
+    assert_eq!(json_of(logout).await["message"], "Logged out");
+    assert_eq!(
+        app.user_status(&first.token).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.user_status("not-a-token").await,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+async fn cookie_sessions_refuse_cross_site_writes(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let response = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "fay@example.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    let set_cookie = response.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(set_cookie.starts_with("ferry_session="), "{set_cookie}");
+    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"));
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+
+    let read = app
+        .client
+        .get(app.url("/api/user"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.status(), StatusCode::OK);
+    let forged = app
+        .client
+        .post(app.url("/api/logout"))
+        .header("cookie", &cookie)
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    let same_site = app
+        .client
+        .post(app.url("/api/logout"))
+        .header("cookie", &cookie)
+        .header("origin", format!("http://{}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(same_site.status(), StatusCode::OK);
+}
+
+async fn bad_input_gets_a_clear_error_and_stores_nothing(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let cases = [
+        (
+            json!({ "email": "x'; DROP TABLE users; --", "password": PASSWORD, "confirm_password": PASSWORD }),
+            "Please enter a valid email",
+        ),
+        (
+            json!({ "email": "a@example.com", "password": "Abcdefg1", "confirm_password": "Abcdefg2" }),
+            "Passwords do not match",
+        ),
+        (
+            json!({ "email": "a@example.com", "password": "abcdefgh", "confirm_password": "abcdefgh" }),
+            "Password must contain an uppercase letter, a lowercase letter and a number",
+        ),
+        (
+            json!({ "email": "a@example.com", "password": PASSWORD, "confirm_password": PASSWORD, "full_name": "  " }),
+            "Full name is required",
+        ),
+        (
+            json!({ "email": "a".repeat(2000), "password": PASSWORD, "confirm_password": PASSWORD }),
+            "Email is too long",
+        ),
+        (
+            json!({ "email": 42, "password": PASSWORD, "confirm_password": PASSWORD }),
+            "",
+        ),
+    ];
+    for (body, message) in cases {
+        let response = app.post_json("/api/register", &body).await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{body}");
+        let answer = json_of(response).await;
+        if !message.is_empty() {
+            assert_eq!(answer["message"], message, "{body}");
+        }
+    }
+    assert!(
+        app.store
+            .find_user_by_email("a@example.com")
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // Markup in a name is kept as text; the API answers JSON, never HTML.
+    let session = app
+        .register(
+            "html@example.com",
+            json!({ "full_name": "<img src=x onerror=alert(1)>" }),
+        )
+        .await;
+    assert_eq!(session.user["full_name"], "<img src=x onerror=alert(1)>");
+    let not_json = app
+        .client
+        .post(app.url("/api/login"))
+        .body("username=a&password=b")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(not_json.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let unknown_token = app
+        .post_json(
+            "/api/email/verification/verify",
+            &json!({ "token": "nope" }),
+        )
+        .await;
+    assert_eq!(unknown_token.status(), StatusCode::BAD_REQUEST);
+}
+
+async fn mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns(db: Db) {
+    // A port nobody listens on yet: the SMTP server is "down".
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    let Some(app) = spawn_app_with(db, |config| {
+        config.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        config.mail_retry_seconds = 1;
+        config.worker_interval_ms = 100;
+    })
+    .await
+    else {
+        return;
+    };
+    app.register("gil@example.com", json!({})).await;
+    let failed = wait_for(|| async {
+        let mails = app.store.mail_to("gil@example.com").await.unwrap();
+        mails
+            .first()
+            .filter(|m| m.attempts >= 1 && m.sent_at.is_none())
+            .cloned()
+    })
+    .await;
+    assert!(failed.last_error.is_some());
+
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let sink = SmtpSink::serve(listener);
+    let sent = wait_for(|| async {
+        let mails = app.store.mail_to("gil@example.com").await.unwrap();
+        mails.first().filter(|m| m.sent_at.is_some()).cloned()
+    })
+    .await;
+    assert!(sent.attempts >= 2);
+    let received = sink.all();
+    assert_eq!(received.len(), 1);
+    assert!(
+        received[0].contains("Subject: Verify your email for Ferry"),
+        "{}",
+        received[0]
+    );
+    assert!(received[0].contains("gil@example.com"));
+}
+
+async fn wait_for<T, F, Fut>(mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    for _ in 0..300 {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("condition not met within 15 s");
+}
+
+async fn profile_changes_and_account_deletion(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app.register("hal@example.com", json!({})).await;
+    let updated = json_of(
+        app.authed(reqwest::Method::PATCH, "/api/account", &session.token)
+            .await
+            .json(&json!({ "full_name": "Hal", "order_emails": false }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(updated["user"]["full_name"], "Hal");
+    assert_eq!(updated["user"]["order_emails"], false);
+
+    let other = json_of(
+        app.post_json(
+            "/api/login",
+            &json!({ "username": "hal@example.com", "password": PASSWORD }),
+        )
+        .await,
+    )
+    .await;
+    let wrong = app
+        .authed(reqwest::Method::POST, "/api/account/password", &session.token)
+        .await
+        .json(&json!({ "current_password": "Nope1nope", "password": "Newer1pass", "confirm_password": "Newer1pass" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(wrong).await["message"],
+        "The current password is not correct"
+    );
+    let changed = app
+        .authed(reqwest::Method::POST, "/api/account/password", &session.token)
+        .await
+        .json(&json!({ "current_password": PASSWORD, "password": "Newer1pass", "confirm_password": "Newer1pass" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    // This session stays; the other one ends.
+    assert_eq!(app.user_status(&session.token).await, StatusCode::OK);
+    assert_eq!(
+        app.user_status(other["token"].as_str().unwrap()).await,
+        StatusCode::UNAUTHORIZED
+    );
+
+    let refused = app
+        .authed(reqwest::Method::POST, "/api/account/delete", &session.token)
+        .await
+        .json(&json!({ "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let deleted = app
+        .authed(reqwest::Method::POST, "/api/account/delete", &session.token)
+        .await
+        .json(&json!({ "password": "Newer1pass" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::OK);
+    assert_eq!(
+        app.user_status(&session.token).await,
+        StatusCode::UNAUTHORIZED
+    );
+    assert!(
+        app.store
+            .find_user_by_email("hal@example.com")
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
