@@ -24,6 +24,7 @@ use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
 use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
 use crate::services::mail::Mailer;
+use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders};
 use crate::store::DynStore;
 
@@ -90,6 +91,26 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
     })
 }
 
+fn social_sign_in(config: &Config, store: DynStore) -> SocialSignIn {
+    use secrecy::ExposeSecret;
+    let provider = |id: &Option<String>, secret: &Option<secrecy::SecretString>| {
+        Some(ProviderConfig {
+            client_id: id.clone().filter(|s| !s.is_empty())?,
+            client_secret: secret.as_ref()?.expose_secret().to_owned(),
+        })
+    };
+    SocialSignIn::new(
+        store,
+        &config.public_url,
+        provider(&config.google_client_id, &config.google_client_secret),
+        provider(&config.github_client_id, &config.github_client_secret),
+        config
+            .oauth_endpoints_override
+            .as_deref()
+            .and_then(Endpoints::parse_override),
+    )
+}
+
 fn accounts(config: &Config, store: DynStore) -> anyhow::Result<Accounts> {
     use secrecy::ExposeSecret;
     let from = config
@@ -148,6 +169,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
             Duration::from_millis(config.worker_interval_ms),
         )),
     ];
+    let social = Arc::new(social_sign_in(&config, store.clone()));
     let state = AppState {
         quote_limiter: http::exchange::quote_limiter(config.quote_rate_per_minute),
         config: Arc::new(config),
@@ -158,6 +180,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         switches,
         orders,
         accounts,
+        social,
         currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {

@@ -2,9 +2,9 @@
 //! logout, user, e-mail verification, password reset, orders) and what the profile page needs
 //! beyond them (`/api/account/…`).
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -18,6 +18,7 @@ use super::auth::{
 use super::error::ApiError;
 use super::extract::ApiJson;
 use crate::services::accounts::{CHALLENGE_SECONDS, IssuedSession, LoginOutcome, Registration};
+use crate::services::oauth::{OAuthError, Provider};
 use crate::store::{OrderRecord, SessionRecord, UserRecord};
 
 /// Longest text any account field accepts before it is even looked at.
@@ -33,9 +34,12 @@ pub fn router() -> Router<AppState> {
         .route("/email/verification/send", post(send_verification_email))
         .route("/email/verification/verify", post(verify_email))
         .route("/email/password/forgot", post(forgot_password))
+        .route("/email/password/check", post(check_reset_link))
         .route("/email/password/reset", post(reset_password))
         .route("/orders", get(list_orders))
         .route("/auth/exchange", post(redeem_social_sign_in))
+        .route("/auth/{provider}", get(begin_social_sign_in))
+        .route("/auth/{provider}/callback", get(finish_social_sign_in))
         .route("/account", axum::routing::patch(update_profile))
         .route("/account/delete", post(delete_account))
         .route("/account/password", post(change_password))
@@ -310,6 +314,17 @@ async fn forgot_password(
     })))
 }
 
+async fn check_reset_link(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<TokenRequest>,
+) -> Result<Json<Value>, ApiError> {
+    state
+        .accounts
+        .check_reset_link(bounded("Token", &body.token)?, crate::now_unix())
+        .await?;
+    Ok(Json(json!({ "valid": true })))
+}
+
 #[derive(Deserialize)]
 struct ResetRequest {
     token: String,
@@ -346,6 +361,7 @@ fn listed_order(order: &OrderRecord) -> Value {
         "from_amount": order.from_amount,
         "to_amount": order.to_amount,
         "type": order.rate_type,
+        "usd_value": order.from_usd,
     })
 }
 
@@ -381,6 +397,84 @@ async fn redeem_social_sign_in(
         StatusCode::OK,
         &issued,
         "Login successful",
+    ))
+}
+
+/// `GET /api/auth/{google|github}`: off to the provider, or back to sign-in with the reason.
+async fn begin_social_sign_in(
+    State(state): State<AppState>,
+    Path(provider): Path<String>,
+) -> Result<Redirect, ApiError> {
+    let provider = Provider::parse(&provider).ok_or(ApiError::NotFound)?;
+    Ok(
+        match state.social.begin(provider, crate::now_unix()).await {
+            Ok(url) => Redirect::to(&url),
+            Err(OAuthError::NotConfigured(_)) => social_failure(provider, "not_configured"),
+            Err(error) => {
+                tracing::warn!(provider = provider.name(), error = %error, "social sign-in could not start");
+                social_failure(provider, "failed")
+            }
+        },
+    )
+}
+
+#[derive(Deserialize)]
+struct CallbackQuery {
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    state: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// The provider sends the browser back here; on success the browser goes on to the sign-in
+/// page with a one-time code in the fragment, which the page exchanges for a session.
+async fn finish_social_sign_in(
+    State(state): State<AppState>,
+    Path(provider): Path<String>,
+    Query(query): Query<CallbackQuery>,
+) -> Result<Redirect, ApiError> {
+    let provider = Provider::parse(&provider).ok_or(ApiError::NotFound)?;
+    let (Some(code), Some(oauth_state), None) = (query.code, query.state, query.error) else {
+        return Ok(social_failure(provider, "failed"));
+    };
+    let now = crate::now_unix();
+    let handoff = match state
+        .social
+        .finish(provider, &code, &oauth_state, now)
+        .await
+    {
+        Ok(identity) => {
+            state
+                .accounts
+                .social_sign_in(
+                    provider.name(),
+                    &identity.subject,
+                    &identity.email,
+                    identity.name.as_deref(),
+                    now,
+                )
+                .await
+        }
+        Err(error) => {
+            tracing::warn!(provider = provider.name(), error = %error, "social sign-in failed");
+            return Ok(social_failure(provider, "failed"));
+        }
+    };
+    Ok(match handoff {
+        Ok(code) => Redirect::to(&format!("/auth#social={code}")),
+        Err(error) => {
+            tracing::warn!(provider = provider.name(), error = %error, "social sign-in refused");
+            social_failure(provider, "failed")
+        }
+    })
+}
+
+fn social_failure(provider: Provider, reason: &str) -> Redirect {
+    Redirect::to(&format!(
+        "/signin?social_error={}&reason={reason}",
+        provider.name()
     ))
 }
 

@@ -45,6 +45,7 @@ pub struct AppState {
     pub quote_limiter: exchange::QuoteLimiter,
     pub orders: Arc<crate::services::orders::Orders>,
     pub accounts: Arc<crate::services::accounts::Accounts>,
+    pub social: Arc<crate::services::oauth::SocialSignIn>,
     pub currency_list: exchange::CurrencyListCache,
 }
 

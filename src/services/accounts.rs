@@ -495,6 +495,24 @@ impl Accounts {
         Ok(())
     }
 
+    /// Whether a reset link can be used, without using it (the reset page's first state).
+    pub async fn check_reset_link(&self, token: &str, now: i64) -> Result<(), AccountError> {
+        let found = if token.is_empty() || token.len() > 128 {
+            None
+        } else {
+            self.store
+                .find_token(&token_hash(token), PURPOSE_RESET)
+                .await?
+        };
+        match found {
+            Some(t) if t.used_at.is_none() && t.expires_at > now => Ok(()),
+            Some(t) if t.used_at.is_none() => Err(AccountError::LinkExpired("Reset token expired")),
+            _ => Err(AccountError::LinkInvalid(
+                "Invalid or already used reset link",
+            )),
+        }
+    }
+
     /// Sets a new password from a reset link and signs the user out everywhere.
     pub async fn reset_password(
         &self,

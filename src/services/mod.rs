@@ -5,5 +5,6 @@ pub mod affiliate;
 pub mod availability;
 pub mod content;
 pub mod mail;
+pub mod oauth;
 pub mod orders;
 pub mod quotes;

@@ -489,6 +489,20 @@ async fn a_password_reset_link_works_once_expires_and_ends_every_session(db: Db)
         .await;
     assert_eq!(expired.status(), StatusCode::BAD_REQUEST);
     assert_eq!(json_of(expired).await["error"], "Reset token expired");
+    let check = app
+        .post_json(
+            "/api/email/password/check",
+            &json!({ "token": "an-expired-token" }),
+        )
+        .await;
+    assert_eq!(json_of(check).await["error"], "Reset token expired");
+    let check = app
+        .post_json("/api/email/password/check", &json!({ "token": token }))
+        .await;
+    assert_eq!(
+        json_of(check).await["error"],
+        "Invalid or already used reset link"
+    );
 }
 
 async fn forgot_password_answers_the_same_for_unknown_addresses(db: Db) {

@@ -7,6 +7,7 @@ mod binary;
 mod durability;
 mod exchange;
 mod helpers;
+mod oauth;
 mod orders;
 mod platform;
 mod smtp_sink;
