@@ -25,7 +25,7 @@ use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
 use crate::services::mail::Mailer;
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
-use crate::services::orders::{OrderSettings, Orders};
+use crate::services::orders::{OrderSettings, Orders, StatusMails};
 use crate::store::DynStore;
 
 /// A built application: its listener is bound and its database migrated, ready to serve.
@@ -65,6 +65,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         .reload(store.as_ref())
         .await
         .context("loading the currency switches")?;
+    let mailer = mailer(config, store.clone())?;
     let orders = Arc::new(
         Orders::new(
             store.clone(),
@@ -76,12 +77,17 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 expiry_seconds: i64::from(config.order_expiry_minutes) * 60,
                 sandbox_step_seconds: i64::from(config.sandbox_step_seconds),
                 autopilot_seconds: config.sandbox_autopilot.map(i64::from),
+                status_mails: Some(StatusMails {
+                    mailer: mailer.clone(),
+                    site_name: config.site_name.clone(),
+                    public_url: config.public_url.clone(),
+                }),
             },
         )
         .await
         .context("preparing the order service")?,
     );
-    let accounts = Arc::new(accounts(config, store)?);
+    let accounts = Arc::new(accounts(config, store, mailer));
     Ok(Services {
         catalogue,
         sandbox,
@@ -111,21 +117,24 @@ fn social_sign_in(config: &Config, store: DynStore) -> SocialSignIn {
     )
 }
 
-fn accounts(config: &Config, store: DynStore) -> anyhow::Result<Accounts> {
+fn mailer(config: &Config, store: DynStore) -> anyhow::Result<Mailer> {
     use secrecy::ExposeSecret;
     let from = config
         .mail_from
         .parse()
         .context("FERRY_MAIL_FROM is not an address")?;
-    let mailer = Mailer::new(
-        store.clone(),
+    Mailer::new(
+        store,
         from,
         config.smtp_url.as_ref().map(|u| u.expose_secret()),
         config.data_dir.join("outbox"),
         config.mail_retry_seconds,
     )
-    .context("FERRY_SMTP_URL")?;
-    Ok(Accounts::new(
+    .context("FERRY_SMTP_URL")
+}
+
+fn accounts(config: &Config, store: DynStore, mailer: Mailer) -> Accounts {
+    Accounts::new(
         store,
         mailer,
         AccountSettings {
@@ -135,7 +144,7 @@ fn accounts(config: &Config, store: DynStore) -> anyhow::Result<Accounts> {
             max_failures: i64::from(config.login_attempts),
             pause_seconds: i64::from(config.login_pause_minutes) * 60,
         },
-    ))
+    )
 }
 
 /// Opens the store, applies migrations, binds the listener and assembles the router.

@@ -55,7 +55,7 @@ pub struct NewOrder<'a> {
     pub owner_user_id: Option<&'a str>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub struct OrderSettings {
     /// Seconds an order waits for its deposit.
     pub expiry_seconds: i64,
@@ -63,6 +63,16 @@ pub struct OrderSettings {
     pub sandbox_step_seconds: i64,
     /// When set, the sandbox deposits the exact amount by itself this long after creation.
     pub autopilot_seconds: Option<i64>,
+    /// Tells signed-in owners about their orders by mail (when their profile wants it).
+    pub status_mails: Option<StatusMails>,
+}
+
+/// What order-status mails need: the outbox and the site's name and address.
+#[derive(Clone)]
+pub struct StatusMails {
+    pub mailer: crate::services::mail::Mailer,
+    pub site_name: String,
+    pub public_url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -632,7 +642,55 @@ impl Orders {
         }
         tracing::info!(order.id = %next.id, from = from.as_str(), to = to.as_str(), "order status changed");
         self.notify(&next.id);
+        if let Err(error) = self.mail_owner(&next, to, now).await {
+            // The change stands; only its notification is missing.
+            tracing::warn!(order.id = %next.id, error = %error, "order-status mail not queued");
+        }
         Ok(next)
+    }
+
+    /// Queues a mail to a signed-in owner who wants them, for the changes worth a mail: the
+    /// deposit arrived, a decision is needed, and the end of the order.
+    async fn mail_owner(
+        &self,
+        order: &OrderRecord,
+        status: OrderStatus,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let (Some(mails), Some(owner)) = (&self.settings.status_mails, &order.owner_user_id) else {
+            return Ok(());
+        };
+        let label = match status {
+            OrderStatus::Confirming => "confirming: your deposit has arrived",
+            OrderStatus::Emergency => "waiting for your decision",
+            OrderStatus::Completed => "completed",
+            OrderStatus::Refunded => "refunded",
+            OrderStatus::Failed => "failed",
+            _ => return Ok(()),
+        };
+        let Some(user) = self
+            .store
+            .find_user(owner)
+            .await?
+            .filter(|u| u.order_emails)
+        else {
+            return Ok(());
+        };
+        let link = format!(
+            "{}/order-details/{}",
+            mails.public_url.trim_end_matches('/'),
+            order.id
+        );
+        let mail = crate::services::mail::templates::order_status(
+            &mails.site_name,
+            &order.id,
+            label,
+            &link,
+        );
+        mails
+            .mailer
+            .enqueue(&user.email, &mail.subject, &mail.body, now)
+            .await
     }
 
     fn notify(&self, id: &str) {

@@ -611,6 +611,43 @@ async fn orders_created_while_signed_in_are_listed_for_their_owner_only(db: Db) 
         .await
         .unwrap();
     assert_eq!(theirs.status(), StatusCode::NOT_FOUND);
+
+    // The deposit is worth a mail to the owner; an owner who turned them off gets none.
+    app.orders
+        .deposit(&id, None, ferry::now_unix())
+        .await
+        .unwrap();
+    let mails = app.store.mail_to("owner@example.com").await.unwrap();
+    let status_mail = mails
+        .iter()
+        .find(|m| m.subject == format!("Order {id}: confirming: your deposit has arrived"))
+        .expect("an order-status mail");
+    assert!(status_mail.body.contains(&format!("/order-details/{id}")));
+    app.authed(reqwest::Method::PATCH, "/api/account", &other.token)
+        .await
+        .json(&json!({ "order_emails": false }))
+        .send()
+        .await
+        .unwrap();
+    let theirs = json_of(
+        app.authed(reqwest::Method::POST, "/api/create-order", &other.token)
+            .await
+            .json(&body)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let their_id = theirs["data"]["id"].as_str().unwrap().to_owned();
+    app.orders
+        .deposit(&their_id, None, ferry::now_unix())
+        .await
+        .unwrap();
+    let mails = app.store.mail_to("other@example.com").await.unwrap();
+    assert!(
+        mails.iter().all(|m| !m.subject.starts_with("Order ")),
+        "{mails:?}"
+    );
 }
 
 async fn sessions_are_listed_and_revoked_and_logout_ends_the_session(db: Db) {
