@@ -1,29 +1,119 @@
-//! `GET /api/content/{collection}/{slug}`: Ferry's own Markdown documents, rendered.
+//! Ferry's own Markdown documents: `GET /api/content/{collection}` (a page of the list, the
+//! blog filterable by category and tag), `GET /api/content/{collection}/{slug}` (one document,
+//! rendered), `GET /api/help/search?q=` and the blog's RSS feed at `/blog/rss.xml`.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 use super::AppState;
 use super::error::ApiError;
 use crate::services::content::{self, Document, Operator};
 
+/// Blog posts per page of the listing.
+const PAGE_SIZE: usize = 6;
+const SEARCH_LIMIT: usize = 10;
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/content/{collection}/{slug}", get(get_document))
+    Router::new()
+        .route("/content/{collection}", get(list_documents))
+        .route("/content/{collection}/{slug}", get(get_document))
+        .route("/help/search", get(search_help))
+}
+
+/// Routes outside `/api`.
+pub fn feed_router() -> Router<AppState> {
+    Router::new().route("/blog/rss.xml", get(blog_feed))
+}
+
+fn operator(state: &AppState) -> Operator<'_> {
+    let config = &state.config;
+    Operator {
+        company_name: &config.company_name,
+        site_name: &config.site_name,
+        support_email: &config.support_email,
+        public_url: &config.public_url,
+    }
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    #[serde(default)]
+    category: Option<String>,
+    #[serde(default)]
+    tag: Option<String>,
+    #[serde(default)]
+    page: Option<usize>,
+}
+
+async fn list_documents(
+    Path(collection): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let items = content::list(&collection)
+        .ok_or_else(|| ApiError::NotFoundWith("No such collection".into()))?;
+    let items: Vec<_> = items
+        .into_iter()
+        .filter(|d| query.category.is_none() || d.category == query.category)
+        .filter(|d| {
+            query
+                .tag
+                .as_deref()
+                .is_none_or(|tag| d.tags.iter().any(|t| t == tag))
+        })
+        .collect();
+    if collection != "blog" {
+        return Ok(Json(json!({ "items": items, "total": items.len() })));
+    }
+    let total = items.len();
+    let pages = total.div_ceil(PAGE_SIZE).max(1);
+    let page = query.page.unwrap_or(1).clamp(1, pages);
+    let shown: Vec<_> = items
+        .into_iter()
+        .skip((page - 1) * PAGE_SIZE)
+        .take(PAGE_SIZE)
+        .collect();
+    Ok(Json(json!({
+        "items": shown,
+        "total": total,
+        "page": page,
+        "pages": pages,
+    })))
 }
 
 async fn get_document(
     State(state): State<AppState>,
     Path((collection, slug)): Path<(String, String)>,
 ) -> Result<Json<Document>, ApiError> {
-    let config = &state.config;
-    let operator = Operator {
-        company_name: &config.company_name,
-        site_name: &config.site_name,
-        support_email: &config.support_email,
-        public_url: &config.public_url,
-    };
-    content::document(&collection, &slug, &operator)
+    content::document(&collection, &slug, &operator(&state))
         .map(Json)
         .ok_or_else(|| ApiError::NotFoundWith("No such document".into()))
+}
+
+#[derive(Deserialize)]
+struct SearchQuery {
+    #[serde(default)]
+    q: String,
+}
+
+async fn search_help(Query(query): Query<SearchQuery>) -> Result<Json<Value>, ApiError> {
+    if query.q.len() > 200 {
+        return Err(ApiError::BadRequest("The search is too long".into()));
+    }
+    let hits = content::search("help", &query.q, SEARCH_LIMIT);
+    Ok(Json(json!({ "query": query.q, "items": hits })))
+}
+
+async fn blog_feed(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/rss+xml; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        content::rss(&operator(&state)),
+    )
 }

@@ -68,6 +68,7 @@ pub fn router(state: AppState) -> Router {
     let mut router = Router::new()
         .nest("/api", api)
         .merge(health::router())
+        .merge(content::feed_router())
         .fallback(spa::serve)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(axum::middleware::from_fn(metrics::track))

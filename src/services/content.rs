@@ -1,6 +1,11 @@
-//! Ferry's own Markdown content (`content/`, embedded in the binary): legal pages now, help
-//! articles and blog posts later. Front matter gives the title and date; `{{placeholders}}`
-//! take the operator's details from the configuration; raw HTML in the Markdown is dropped.
+//! Ferry's own Markdown content (`content/`, embedded in the binary): legal pages, help
+//! articles and blog posts. Front matter gives the title, dates, category and tags;
+//! `{{placeholders}} take the operator's details from the configuration; raw HTML in the
+//! Markdown is dropped. Help articles can be searched; blog posts are listed newest first and
+//! published as an RSS feed.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use pulldown_cmark::{Event, Options, Parser, html};
 use rust_embed::RustEmbed;
@@ -11,7 +16,7 @@ use serde::Serialize;
 struct ContentFiles;
 
 /// The collections pages may ask for.
-pub const COLLECTIONS: [&str; 1] = ["legal"];
+pub const COLLECTIONS: [&str; 3] = ["legal", "help", "blog"];
 
 /// The operator's details the documents mention.
 pub struct Operator<'a> {
@@ -21,43 +26,285 @@ pub struct Operator<'a> {
     pub public_url: &'a str,
 }
 
+/// What lists and search results show of a document.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Document {
+pub struct Summary {
     pub slug: String,
     pub title: String,
-    /// ISO date of the last update, from the front matter.
+    pub summary: Option<String>,
+    pub category: Option<String>,
+    /// ISO date of the last update (legal, help) or of publication (blog).
     pub updated: Option<String>,
+    pub date: Option<String>,
+    pub tags: Vec<String>,
+    pub author: Option<String>,
+    pub popular: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Document {
+    #[serde(flatten)]
+    pub summary: Summary,
     /// The language the document is written in.
     pub language: &'static str,
     pub html: String,
 }
 
-/// The document `collection/slug`, rendered; `None` for anything not in the content folder.
-pub fn document(collection: &str, slug: &str, operator: &Operator<'_>) -> Option<Document> {
-    let well_formed = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    };
-    if !COLLECTIONS.contains(&collection) || !well_formed(slug) {
-        return None;
-    }
-    let file = ContentFiles::get(&format!("{collection}/{slug}.md"))?;
-    let text = String::from_utf8(file.data.into_owned()).ok()?;
-    let (front, body) = split_front_matter(&text);
+/// A search hit: the document and a short excerpt around the first match.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Hit {
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub excerpt: String,
+}
+
+/// One parsed source file.
+struct Source {
+    summary: Summary,
+    body: String,
+    /// Plain, lower-cased text of the body, for search.
+    text: String,
+}
+
+/// Every document, parsed once: `collection → slug → source`.
+fn library() -> &'static BTreeMap<String, BTreeMap<String, Source>> {
+    static LIBRARY: OnceLock<BTreeMap<String, BTreeMap<String, Source>>> = OnceLock::new();
+    LIBRARY.get_or_init(|| {
+        let mut library: BTreeMap<String, BTreeMap<String, Source>> = BTreeMap::new();
+        for path in ContentFiles::iter() {
+            let Some((collection, file)) = path.split_once('/') else {
+                continue;
+            };
+            let Some(slug) = file.strip_suffix(".md") else {
+                continue;
+            };
+            if !COLLECTIONS.contains(&collection) || !well_formed(slug) {
+                continue;
+            }
+            let Some(text) =
+                ContentFiles::get(&path).and_then(|f| String::from_utf8(f.data.into_owned()).ok())
+            else {
+                continue;
+            };
+            library
+                .entry(collection.to_owned())
+                .or_default()
+                .insert(slug.to_owned(), parse(slug, &text));
+        }
+        library
+    })
+}
+
+fn well_formed(slug: &str) -> bool {
+    !slug.is_empty()
+        && slug.len() <= 100
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn parse(slug: &str, text: &str) -> Source {
+    let (front, body) = split_front_matter(text);
     let field = |name: &str| {
         front.lines().find_map(|line| {
             let (key, value) = line.split_once(':')?;
-            (key.trim() == name).then(|| value.trim().trim_matches('"').to_owned())
+            let value = value.trim().trim_matches('"');
+            (key.trim() == name && !value.is_empty()).then(|| value.to_owned())
         })
     };
+    Source {
+        summary: Summary {
+            slug: slug.to_owned(),
+            title: field("title").unwrap_or_else(|| slug.to_owned()),
+            summary: field("summary"),
+            category: field("category"),
+            updated: field("updated"),
+            date: field("date"),
+            tags: field("tags")
+                .map(|t| {
+                    t.split(',')
+                        .map(|tag| tag.trim().to_lowercase())
+                        .filter(|tag| !tag.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            author: field("author"),
+            popular: field("popular").as_deref() == Some("true"),
+        },
+        body: body.to_owned(),
+        text: plain_text(body).to_lowercase(),
+    }
+}
+
+/// The document `collection/slug`, rendered; `None` for anything not in the content folder.
+pub fn document(collection: &str, slug: &str, operator: &Operator<'_>) -> Option<Document> {
+    let source = library().get(collection)?.get(slug)?;
     Some(Document {
-        slug: slug.to_owned(),
-        title: field("title").unwrap_or_else(|| slug.to_owned()),
-        updated: field("updated"),
+        summary: source.summary.clone(),
         language: "en",
-        html: render(&substitute(body, operator)),
+        html: render(&substitute(&source.body, operator)),
     })
+}
+
+/// Every document of a collection: help articles by title, blog posts newest first.
+pub fn list(collection: &str) -> Option<Vec<Summary>> {
+    let sources = library()
+        .get(collection)
+        .filter(|_| COLLECTIONS.contains(&collection))?;
+    let mut items: Vec<Summary> = sources.values().map(|s| s.summary.clone()).collect();
+    if collection == "blog" {
+        items.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.slug.cmp(&b.slug)));
+    } else {
+        items.sort_by(|a, b| a.title.cmp(&b.title));
+    }
+    Some(items)
+}
+
+/// Documents of `collection` containing every word of `query` (title, summary or body), best
+/// first: title matches weigh most, then the summary, then how often the body mentions them.
+pub fn search(collection: &str, query: &str, limit: usize) -> Vec<Hit> {
+    let words: Vec<String> = query
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .collect();
+    let Some(sources) = library().get(collection) else {
+        return vec![];
+    };
+    if words.is_empty() {
+        return vec![];
+    }
+    let mut scored: Vec<(usize, Hit)> = sources
+        .values()
+        .filter_map(|source| {
+            let title = source.summary.title.to_lowercase();
+            let summary = source
+                .summary
+                .summary
+                .clone()
+                .unwrap_or_default()
+                .to_lowercase();
+            let mut score = 0;
+            for word in &words {
+                let in_title = title.matches(word.as_str()).count();
+                let in_summary = summary.matches(word.as_str()).count();
+                let in_body = source.text.matches(word.as_str()).count();
+                if in_title + in_summary + in_body == 0 {
+                    return None;
+                }
+                score += 10 * in_title + 4 * in_summary + in_body.min(10);
+            }
+            Some((
+                score,
+                Hit {
+                    summary: source.summary.clone(),
+                    excerpt: excerpt(&source.text, &words[0]),
+                },
+            ))
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| a.1.summary.title.cmp(&b.1.summary.title))
+    });
+    scored.into_iter().take(limit).map(|(_, hit)| hit).collect()
+}
+
+/// About 160 characters of `text` around the first `word`, on character boundaries.
+fn excerpt(text: &str, word: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = text
+        .find(word)
+        .map(|byte| text[..byte].chars().count())
+        .unwrap_or(0);
+    let start = at.saturating_sub(60);
+    let end = (start + 160).min(chars.len());
+    let mut out: String = chars[start..end].iter().collect();
+    if start > 0 {
+        out.insert(0, '…');
+    }
+    if end < chars.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The words of Markdown, without its markup.
+fn plain_text(markdown: &str) -> String {
+    let mut out = String::new();
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Text(text) | Event::Code(text) => {
+                out.push_str(&text);
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The blog as RSS 2.0, newest first.
+pub fn rss(operator: &Operator<'_>) -> String {
+    let base = operator.public_url.trim_end_matches('/');
+    let mut items = String::new();
+    for post in list("blog").unwrap_or_default() {
+        let link = format!("{base}/blog/{}", post.slug);
+        let date = post.date.as_deref().and_then(rfc822).unwrap_or_default();
+        items.push_str(&format!(
+            "    <item>\n      <title>{}</title>\n      <link>{}</link>\n      <guid isPermaLink=\"true\">{}</guid>\n      <pubDate>{}</pubDate>\n      <description>{}</description>\n{}    </item>\n",
+            xml(&post.title),
+            xml(&link),
+            xml(&link),
+            date,
+            xml(post.summary.as_deref().unwrap_or("")),
+            post.category
+                .as_deref()
+                .map(|c| format!("      <category>{}</category>\n", xml(c)))
+                .unwrap_or_default(),
+        ));
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\">\n  <channel>\n    <title>{} blog</title>\n    <link>{base}/blog</link>\n    <description>News and guides from {}</description>\n    <language>en</language>\n{items}  </channel>\n</rss>\n",
+        xml(operator.site_name),
+        xml(operator.site_name),
+    )
+}
+
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+/// `2026-09-01` as an RSS date (`Tue, 01 Sep 2026 00:00:00 GMT`).
+fn rfc822(iso: &str) -> Option<String> {
+    let mut parts = iso.split('-').map(|p| p.parse::<i64>().ok());
+    let (year, month, day) = (parts.next()??, parts.next()??, parts.next()??);
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days since 1970-01-01 (Howard Hinnant's civil-from-days, inverted).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+    let month_name = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(month - 1) as usize];
+    Some(format!(
+        "{weekday}, {day:02} {month_name} {year} 00:00:00 GMT"
+    ))
 }
 
 fn split_front_matter(text: &str) -> (&str, &str) {
@@ -147,14 +394,14 @@ mod tests {
     #[test]
     fn the_legal_documents_state_the_spec_facts() {
         let terms = document("legal", "terms", &OPERATOR).expect("terms");
-        assert_eq!(terms.title, "Terms of Service");
-        assert_eq!(terms.updated.as_deref(), Some("2025-05-01"));
+        assert_eq!(terms.summary.title, "Terms of Service");
+        assert_eq!(terms.summary.updated.as_deref(), Some("2025-05-01"));
         for fact in ["May 1, 2025", "18", "Cayman Islands", "help@example.org"] {
             assert!(terms.html.contains(fact), "terms should say {fact}");
         }
         assert!(!terms.html.contains("{{"), "every placeholder is filled");
         let privacy = document("legal", "privacy", &OPERATOR).expect("privacy");
-        assert_eq!(privacy.title, "Privacy Policy");
+        assert_eq!(privacy.summary.title, "Privacy Policy");
         assert!(privacy.html.contains("May 1, 2025"));
     }
 
@@ -164,5 +411,65 @@ mod tests {
         assert!(document("secrets", "terms", &OPERATOR).is_none());
         assert!(document("legal", "nope", &OPERATOR).is_none());
         assert!(document("legal", "Terms", &OPERATOR).is_none());
+    }
+
+    #[test]
+    fn the_help_centre_has_the_spec_articles_in_three_categories() {
+        let articles = list("help").expect("help");
+        assert_eq!(articles.len(), 20);
+        for slug in [
+            "what-is-the-product",
+            "fixed-vs-float",
+            "setup-2fa",
+            "trading-fees",
+        ] {
+            assert!(articles.iter().any(|a| a.slug == slug), "{slug}");
+        }
+        for article in &articles {
+            let category = article.category.as_deref().unwrap_or("");
+            assert!(
+                ["getting-started", "exchanges", "wallets-security"].contains(&category),
+                "{}: {category}",
+                article.slug
+            );
+            assert!(article.summary.is_some(), "{}", article.slug);
+        }
+        assert_eq!(articles.iter().filter(|a| a.popular).count(), 6);
+    }
+
+    #[test]
+    fn search_finds_articles_by_words_of_their_body_best_first() {
+        let hits = search("help", "recovery codes", 10);
+        assert!(!hits.is_empty());
+        assert!(hits.iter().any(|h| h.summary.slug == "two-factor-auth"));
+        assert!(hits[0].excerpt.contains("recovery"), "{}", hits[0].excerpt);
+        assert!(search("help", "  ", 10).is_empty());
+        assert!(search("help", "zzqqxx", 10).is_empty());
+        // Every word must match.
+        assert!(search("help", "recovery zzqqxx", 10).is_empty());
+    }
+
+    #[test]
+    fn the_blog_lists_newest_first_and_feeds_rss() {
+        let posts = list("blog").expect("blog");
+        assert!(posts.len() >= 6);
+        assert!(posts.windows(2).all(|w| w[0].date >= w[1].date));
+        assert!(
+            posts
+                .iter()
+                .all(|p| !p.tags.is_empty() && p.category.is_some())
+        );
+        let feed = rss(&OPERATOR);
+        assert!(feed.starts_with("<?xml"));
+        assert_eq!(feed.matches("<item>").count(), posts.len());
+        assert!(feed.contains(&format!("https://ferry.example/blog/{}", posts[0].slug)));
+        assert_eq!(
+            rfc822("2026-09-01").as_deref(),
+            Some("Tue, 01 Sep 2026 00:00:00 GMT")
+        );
+        assert_eq!(
+            rfc822("2024-02-29").as_deref(),
+            Some("Thu, 29 Feb 2024 00:00:00 GMT")
+        );
     }
 }

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod affiliate;
 mod binary;
+mod content;
 mod durability;
 mod exchange;
 mod helpers;

@@ -1,0 +1,74 @@
+//! The help centre's articles and search, the blog's pages and its RSS feed.
+
+use reqwest::StatusCode;
+
+use crate::helpers::{json_of, spawn_app};
+
+#[tokio::test]
+async fn help_search_finds_an_article_by_a_word_of_its_body() {
+    let app = spawn_app().await;
+    let found = json_of(app.get("/api/help/search?q=authenticator").await).await;
+    let slugs: Vec<&str> = found["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["slug"].as_str().unwrap())
+        .collect();
+    assert!(slugs.contains(&"setup-2fa"), "{slugs:?}");
+    assert!(
+        found["items"][0]["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("authenticator")
+    );
+    let none = json_of(app.get("/api/help/search?q=qqqzzz").await).await;
+    assert_eq!(none["items"].as_array().unwrap().len(), 0);
+    let long = app
+        .get(&format!("/api/help/search?q={}", "a".repeat(300)))
+        .await;
+    assert_eq!(long.status(), StatusCode::BAD_REQUEST);
+
+    let article = json_of(app.get("/api/content/help/setup-2fa").await).await;
+    assert_eq!(article["category"], "wallets-security");
+    assert!(!article["html"].as_str().unwrap().contains("{{site_name}}"));
+    let list = json_of(app.get("/api/content/help").await).await;
+    assert_eq!(list["total"], 20);
+}
+
+#[tokio::test]
+async fn the_blog_is_paged_filtered_and_fed_as_rss() {
+    let app = spawn_app().await;
+    let first = json_of(app.get("/api/content/blog").await).await;
+    assert_eq!(first["page"], 1);
+    assert_eq!(first["items"].as_array().unwrap().len(), 6);
+    let total = first["total"].as_u64().unwrap();
+    assert!(total >= 7);
+    let second = json_of(app.get("/api/content/blog?page=2").await).await;
+    assert_eq!(second["items"].as_array().unwrap().len() as u64, total - 6);
+    let guides = json_of(app.get("/api/content/blog?category=guides").await).await;
+    assert!(
+        guides["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["category"] == "guides")
+    );
+    let tagged = json_of(app.get("/api/content/blog?tag=usdt").await).await;
+    assert_eq!(tagged["items"][0]["slug"], "usdt-networks-explained");
+
+    let feed = app.get("/blog/rss.xml").await;
+    assert_eq!(feed.status(), StatusCode::OK);
+    assert!(
+        feed.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/rss+xml")
+    );
+    let xml = feed.text().await.unwrap();
+    assert_eq!(xml.matches("<item>").count() as u64, total);
+    assert!(xml.contains("http://127.0.0.1:8080/blog/introducing-ferry"));
+    assert_eq!(
+        app.get("/api/content/nope").await.status(),
+        StatusCode::NOT_FOUND
+    );
+}
