@@ -23,6 +23,7 @@ use crate::http::AppState;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
 use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
+use crate::services::contact::Contact;
 use crate::services::mail::Mailer;
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders, StatusMails};
@@ -179,6 +180,12 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         )),
     ];
     let social = Arc::new(social_sign_in(&config, store.clone()));
+    let contact = Arc::new(Contact::new(
+        store.clone(),
+        accounts.mailer().clone(),
+        &config.support_email,
+        &config.site_name,
+    ));
     let state = AppState {
         quote_limiter: http::exchange::quote_limiter(config.quote_rate_per_minute),
         config: Arc::new(config),
@@ -190,6 +197,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         orders,
         accounts,
         social,
+        contact,
         currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {

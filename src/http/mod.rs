@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod affiliate;
 pub mod auth;
+mod contact;
 mod content;
 pub mod error;
 pub mod exchange;
@@ -46,6 +47,7 @@ pub struct AppState {
     pub orders: Arc<crate::services::orders::Orders>,
     pub accounts: Arc<crate::services::accounts::Accounts>,
     pub social: Arc<crate::services::oauth::SocialSignIn>,
+    pub contact: Arc<crate::services::contact::Contact>,
     pub currency_list: exchange::CurrencyListCache,
 }
 
@@ -61,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         .merge(orders::router())
         .merge(accounts::router())
         .merge(content::router())
+        .merge(contact::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

@@ -16,6 +16,7 @@ use crate::domain::account::{
 };
 use crate::domain::referral::ReferralCode;
 use crate::services::mail::{Mailer, templates};
+use crate::services::throttle::{AllowanceError, take_hourly};
 use crate::store::{DynStore, SessionRecord, StoreError, TokenUse, UserRecord, UserToken};
 
 /// A session without "Remember me" lasts a day; with it, thirty.
@@ -922,19 +923,12 @@ impl Accounts {
 
     /// Counts a mail request against an hourly allowance.
     async fn count_mail(&self, key: &str, now: i64) -> Result<(), AccountError> {
-        let current = self
-            .store
-            .throttle(key)
-            .await?
-            .filter(|t| t.window_ends_at > now);
-        if let Some(throttle) = current
-            && throttle.failures >= MAILS_PER_HOUR
-        {
-            return Err(too_many(throttle.window_ends_at - now));
-        }
-        let window_end = current.map_or(now + 3600, |t| t.window_ends_at);
-        self.store.record_failure(key, now, window_end).await?;
-        Ok(())
+        take_hourly(self.store.as_ref(), key, MAILS_PER_HOUR, now)
+            .await
+            .map_err(|e| match e {
+                AllowanceError::UsedUp(seconds) => too_many(seconds),
+                AllowanceError::Store(e) => AccountError::Store(e),
+            })
     }
 }
 
@@ -942,7 +936,7 @@ fn invalid(message: &str) -> AccountError {
     AccountError::Invalid(message.to_owned())
 }
 
-fn too_many(seconds: i64) -> AccountError {
+pub fn too_many(seconds: i64) -> AccountError {
     let seconds = seconds.max(1);
     AccountError::TooManyAttempts {
         minutes: (seconds + 59) / 60,

@@ -3,8 +3,10 @@
 pub mod accounts;
 pub mod affiliate;
 pub mod availability;
+pub mod contact;
 pub mod content;
 pub mod mail;
 pub mod oauth;
 pub mod orders;
 pub mod quotes;
+pub mod throttle;

@@ -107,6 +107,19 @@ pub struct OrderRecord {
     pub next_step_at: Option<i64>,
 }
 
+/// A message sent with the contact form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContactMessage {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub category: String,
+    pub message: String,
+    pub user_id: Option<String>,
+    pub created_at: i64,
+}
+
 /// One entry of an order's history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderEventRecord {
@@ -177,6 +190,11 @@ pub trait Store: AccountStore + Send + Sync + 'static {
 
     /// The most recently completed orders.
     async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError>;
+
+    async fn insert_contact_message(&self, message: &ContactMessage) -> Result<(), StoreError>;
+
+    /// The latest contact messages, newest first.
+    async fn contact_messages(&self, limit: i64) -> Result<Vec<ContactMessage>, StoreError>;
 
     /// A server-wide secret, made from `candidate` the first time it is asked for.
     async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError>;

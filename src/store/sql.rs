@@ -10,8 +10,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
 
 use super::{
-    Backend, CurrencyOverride, NewReferralClick, OrderEventRecord, OrderRecord, Store, StoreError,
-    migrations,
+    Backend, ContactMessage, CurrencyOverride, NewReferralClick, OrderEventRecord, OrderRecord,
+    Store, StoreError, migrations,
 };
 
 pub struct SqlStore {
@@ -244,6 +244,49 @@ impl Store for SqlStore {
 
     async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError> {
         self.secret_impl(name, candidate).await
+    }
+
+    async fn insert_contact_message(&self, m: &ContactMessage) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO contact_messages \
+             (id, name, email, subject, category, message, user_id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&m.id)
+        .bind(&m.name)
+        .bind(&m.email)
+        .bind(&m.subject)
+        .bind(&m.category)
+        .bind(&m.message)
+        .bind(&m.user_id)
+        .bind(m.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn contact_messages(&self, limit: i64) -> Result<Vec<ContactMessage>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, name, email, subject, category, message, user_id, created_at \
+             FROM contact_messages ORDER BY created_at DESC, id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ContactMessage {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                    email: r.try_get("email")?,
+                    subject: r.try_get("subject")?,
+                    category: r.try_get("category")?,
+                    message: r.try_get("message")?,
+                    user_id: r.try_get("user_id")?,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .collect()
     }
 
     async fn close(&self) {

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod affiliate;
 mod binary;
+mod contact;
 mod content;
 mod durability;
 mod exchange;

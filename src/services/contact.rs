@@ -1,0 +1,162 @@
+//! The contact form (spec/accounts-and-pages.md §2.14, §3, §4.4, §5): validated, stored, and
+//! forwarded to the support address through the mail outbox; a few messages per client and
+//! hour; a hidden field that people leave empty and bots fill in.
+
+use crate::domain::account::Email;
+use crate::services::mail::Mailer;
+use crate::services::throttle::{AllowanceError, take_hourly};
+use crate::store::{ContactMessage, DynStore, StoreError};
+
+pub const CATEGORIES: [&str; 5] = ["general", "technical", "account", "billing", "other"];
+const NAME_MAX: usize = 100;
+const SUBJECT_MAX: usize = 200;
+const MESSAGE_MAX: usize = 5000;
+/// Messages one client address may send per hour.
+const PER_HOUR: i64 = 5;
+
+pub struct ContactForm<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+    pub subject: &'a str,
+    pub category: Option<&'a str>,
+    pub message: &'a str,
+    /// The honeypot: hidden from people, so only a bot fills it in.
+    pub website: Option<&'a str>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ContactError {
+    #[error("{0}")]
+    Invalid(&'static str),
+    #[error("You have sent several messages already. Please try again in {minutes} minute(s).")]
+    TooMany { minutes: i64, retry_after: i64 },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+pub struct Contact {
+    store: DynStore,
+    mailer: Mailer,
+    support_email: String,
+    site_name: String,
+}
+
+fn required<'a>(
+    value: &'a str,
+    max: usize,
+    missing: &'static str,
+    long: &'static str,
+) -> Result<&'a str, ContactError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(ContactError::Invalid(missing));
+    }
+    if value.chars().count() > max {
+        return Err(ContactError::Invalid(long));
+    }
+    Ok(value)
+}
+
+impl Contact {
+    pub fn new(store: DynStore, mailer: Mailer, support_email: &str, site_name: &str) -> Contact {
+        Contact {
+            store,
+            mailer,
+            support_email: support_email.to_owned(),
+            site_name: site_name.to_owned(),
+        }
+    }
+
+    /// Stores the message and queues it for the support team. A bot's message (honeypot
+    /// filled) is answered like any other and dropped.
+    pub async fn submit(
+        &self,
+        form: ContactForm<'_>,
+        client_ip: &str,
+        user_id: Option<&str>,
+        now: i64,
+    ) -> Result<(), ContactError> {
+        let name = required(
+            form.name,
+            NAME_MAX,
+            "Please enter your name",
+            "The name is too long (100 characters at most)",
+        )?;
+        let email = Email::parse(form.email)
+            .map_err(|_| ContactError::Invalid("Please enter a valid email address"))?;
+        let subject = required(
+            form.subject,
+            SUBJECT_MAX,
+            "Please enter a subject",
+            "The subject is too long (200 characters at most)",
+        )?;
+        let message = required(
+            form.message,
+            MESSAGE_MAX,
+            "Please enter your message",
+            "The message is too long (5000 characters at most)",
+        )?;
+        let category = match form.category.map(str::trim).filter(|c| !c.is_empty()) {
+            None => "general",
+            Some(c) => CATEGORIES
+                .into_iter()
+                .find(|known| *known == c)
+                .ok_or(ContactError::Invalid("Choose one of the listed categories"))?,
+        };
+        take_hourly(
+            self.store.as_ref(),
+            &format!("contact:{client_ip}"),
+            PER_HOUR,
+            now,
+        )
+        .await
+        .map_err(|e| match e {
+            AllowanceError::UsedUp(seconds) => ContactError::TooMany {
+                minutes: (seconds.max(1) + 59) / 60,
+                retry_after: seconds.max(1),
+            },
+            AllowanceError::Store(e) => ContactError::Store(e),
+        })?;
+        if form.website.is_some_and(|w| !w.trim().is_empty()) {
+            tracing::info!("contact form: honeypot filled, message dropped");
+            return Ok(());
+        }
+        let record = ContactMessage {
+            id: uuid::Uuid::new_v4().to_string(),
+            name: name.to_owned(),
+            email: email.as_str().to_owned(),
+            subject: subject.to_owned(),
+            category: category.to_owned(),
+            message: message.to_owned(),
+            user_id: user_id.map(str::to_owned),
+            created_at: now,
+        };
+        self.store.insert_contact_message(&record).await?;
+        let body = format!(
+            "A message from the {site} contact form.\n\nFrom: {name} <{email}>\nCategory: {category}\nSubject: {subject}\nAccount: {account}\nReference: {id}\n\n{message}\n",
+            site = self.site_name,
+            name = record.name,
+            email = record.email,
+            category = record.category,
+            subject = record.subject,
+            account = record.user_id.as_deref().unwrap_or("not signed in"),
+            id = record.id,
+            message = record.message,
+        );
+        // Header fields are one line: a subject cannot smuggle in headers.
+        let subject_line: String = record
+            .subject
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.mailer
+            .enqueue(
+                &self.support_email,
+                &format!("[Contact/{}] {subject_line}", record.category),
+                &body,
+                now,
+            )
+            .await?;
+        Ok(())
+    }
+}
