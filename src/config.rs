@@ -56,6 +56,9 @@ pub struct Config {
     pub support_email: String,
     /// `FERRY_COMPANY_NAME`: the operating company named in the terms and privacy policy.
     pub company_name: String,
+    /// `FERRY_COMPANY_ADDRESS`: the office address the contact page shows (optional).
+    #[serde(default)]
+    pub company_address: Option<String>,
     /// `FERRY_FEE_FLOAT_PERCENT`: Ferry's fee on float-rate orders, in percent.
     pub fee_float_percent: Decimal,
     /// `FERRY_FEE_FIXED_PERCENT`: Ferry's fee on fixed-rate orders, in percent.
@@ -116,6 +119,8 @@ pub struct Config {
     pub login_attempts: u32,
     /// `FERRY_LOGIN_PAUSE_MINUTES`: how long that pause lasts.
     pub login_pause_minutes: u32,
+    /// `FERRY_STATUS_CHECK_SECONDS`: how often the server records a health check of itself.
+    pub status_check_seconds: u64,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -146,6 +151,7 @@ struct Defaults {
     mail_retry_seconds: u32,
     login_attempts: u32,
     login_pause_minutes: u32,
+    status_check_seconds: u64,
 }
 
 impl Default for Defaults {
@@ -176,6 +182,7 @@ impl Default for Defaults {
             mail_retry_seconds: 30,
             login_attempts: 5,
             login_pause_minutes: 15,
+            status_check_seconds: 60,
         }
     }
 }
@@ -282,6 +289,13 @@ impl Config {
                 "FERRY_MAIL_FROM",
                 &self.mail_from,
                 "must be an address such as Ferry <no-reply@example.com>",
+            ));
+        }
+        if self.status_check_seconds == 0 {
+            return Err(invalid(
+                "FERRY_STATUS_CHECK_SECONDS",
+                &0,
+                "must be at least 1",
             ));
         }
         for (name, value) in [

@@ -27,6 +27,7 @@ use crate::services::contact::Contact;
 use crate::services::mail::Mailer;
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders, StatusMails};
+use crate::services::status::StatusService;
 use crate::store::DynStore;
 
 /// A built application: its listener is bound and its database migrated, ready to serve.
@@ -164,7 +165,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         orders,
         accounts,
     } = services(&config, store.clone()).await?;
-    let background = vec![
+    let mut background = vec![
         tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
         tokio::spawn(workers::refresh_currency_switches(
             switches.clone(),
@@ -180,6 +181,17 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         )),
     ];
     let social = Arc::new(social_sign_in(&config, store.clone()));
+    let status = Arc::new(StatusService::new(
+        store.clone(),
+        catalogue,
+        sandbox.clone(),
+        switches.clone(),
+        config.status_check_seconds,
+    ));
+    background.push(tokio::spawn(workers::run_status_checks(
+        status.clone(),
+        Duration::from_secs(config.status_check_seconds),
+    )));
     let contact = Arc::new(Contact::new(
         store.clone(),
         accounts.mailer().clone(),
@@ -192,12 +204,14 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         store: store.clone(),
         metrics: http::metrics::recorder(),
         catalogue,
-        provider: sandbox,
+        provider: sandbox.clone(),
         switches,
         orders,
         accounts,
         social,
         contact,
+        status,
+        sandbox: sandbox.clone(),
         currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {

@@ -49,6 +49,28 @@ enum AdminCommand {
     /// Switch a currency on or off for customers.
     #[command(subcommand)]
     Currency(CurrencyCommand),
+    /// Record incidents for the status page.
+    #[command(subcommand)]
+    Incident(IncidentCommand),
+}
+
+#[derive(Subcommand)]
+enum IncidentCommand {
+    /// Open an incident (status: investigating); prints its id.
+    Open {
+        title: String,
+        /// What customers should know.
+        #[arg(default_value = "")]
+        description: String,
+    },
+    /// Post an update: investigating, identified, monitoring or resolved.
+    Update {
+        id: String,
+        status: String,
+        message: String,
+    },
+    /// List the incidents, newest first.
+    List,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +112,7 @@ fn main() -> ExitCode {
                 sandbox_deposit(config, &order_id, amount.as_deref()).await
             }
             Command::Admin(AdminCommand::Currency(command)) => currency(config, command).await,
+            Command::Admin(AdminCommand::Incident(command)) => incident(config, command).await,
         }
     });
     match result {
@@ -143,6 +166,39 @@ async fn sandbox_deposit(
         order.received_amount.as_deref().unwrap_or("0"),
         order.from_code
     );
+    store.close().await;
+    Ok(())
+}
+
+async fn incident(config: Config, command: IncidentCommand) -> anyhow::Result<()> {
+    let store = ferry::store::open(&config.database_url()).await?;
+    let services = ferry::services(&config, store.clone()).await?;
+    let status = ferry::services::status::StatusService::new(
+        store.clone(),
+        services.catalogue,
+        services.sandbox,
+        services.switches,
+        config.status_check_seconds,
+    );
+    let now = ferry::now_unix();
+    match command {
+        IncidentCommand::Open { title, description } => {
+            println!("{}", status.open_incident(&title, &description, now).await?);
+        }
+        IncidentCommand::Update {
+            id,
+            status: state,
+            message,
+        } => {
+            status.update_incident(&id, &state, &message, now).await?;
+            println!("{id} {state}");
+        }
+        IncidentCommand::List => {
+            for i in status.incidents().await? {
+                println!("{}  {:<13} {}", i.id, i.status, i.title);
+            }
+        }
+    }
     store.close().await;
     Ok(())
 }

@@ -62,3 +62,18 @@ pub async fn run_mail_outbox(mailer: crate::services::mail::Mailer, every: Durat
         }
     }
 }
+
+/// Records a health check of every part of the server, for the status page's uptime.
+pub async fn run_status_checks(
+    status: Arc<crate::services::status::StatusService>,
+    every: Duration,
+) {
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        if let Err(error) = status.record(crate::now_unix()).await {
+            tracing::warn!(error = %error, "status worker: could not record the checks");
+        }
+    }
+}

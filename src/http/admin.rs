@@ -25,6 +25,9 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/currency-overrides", get(list_currency_overrides))
         .route("/currency-overrides/{code}", put(set_currency_override))
         .route("/sandbox/deposit", post(super::orders::simulate_deposit))
+        .route("/sandbox/outage", put(set_sandbox_outage))
+        .route("/incidents", get(list_incidents).post(open_incident))
+        .route("/incidents/{id}/updates", post(update_incident))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
 }
@@ -127,5 +130,81 @@ mod tests {
         assert!(same_secret("s3cret", "s3cret"));
         assert!(!same_secret("s3cre", "s3cret"));
         assert!(!same_secret("", "s3cret"));
+    }
+}
+
+#[derive(Deserialize)]
+struct OutageRequest {
+    down: bool,
+}
+
+/// Starts or ends a simulated outage of the sandbox provider.
+async fn set_sandbox_outage(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<OutageRequest>,
+) -> Json<serde_json::Value> {
+    state.sandbox.set_outage(body.down);
+    tracing::warn!(down = body.down, "sandbox outage simulation switched");
+    Json(serde_json::json!({ "down": body.down }))
+}
+
+#[derive(Deserialize)]
+struct IncidentRequest {
+    title: String,
+    #[serde(default)]
+    description: String,
+}
+
+async fn open_incident(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<IncidentRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let id = state
+        .status
+        .open_incident(&body.title, &body.description, crate::now_unix())
+        .await
+        .map_err(incident_error)?;
+    Ok(Json(serde_json::json!({ "id": id })))
+}
+
+#[derive(Deserialize)]
+struct IncidentUpdateRequest {
+    status: String,
+    message: String,
+}
+
+async fn update_incident(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<IncidentUpdateRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    state
+        .status
+        .update_incident(&id, &body.status, &body.message, crate::now_unix())
+        .await
+        .map_err(incident_error)?;
+    Ok(Json(serde_json::json!({ "id": id, "status": body.status })))
+}
+
+async fn list_incidents(
+    State(state): State<AppState>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let incidents = state.status.incidents().await?;
+    Ok(Json(serde_json::json!(
+        incidents
+            .iter()
+            .map(|i| serde_json::json!({
+                "id": i.id, "title": i.title, "status": i.status, "created_at": i.created_at,
+            }))
+            .collect::<Vec<_>>()
+    )))
+}
+
+fn incident_error(error: crate::services::status::IncidentError) -> ApiError {
+    use crate::services::status::IncidentError;
+    match error {
+        IncidentError::Invalid(what) => ApiError::BadRequest(format!("Give {what}")),
+        IncidentError::NotFound(_) => ApiError::NotFoundWith(error.to_string()),
+        IncidentError::Store(e) => e.into(),
     }
 }

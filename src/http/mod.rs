@@ -15,6 +15,7 @@ pub mod orders;
 mod security;
 mod site_config;
 mod spa;
+mod status;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,9 @@ pub struct AppState {
     pub accounts: Arc<crate::services::accounts::Accounts>,
     pub social: Arc<crate::services::oauth::SocialSignIn>,
     pub contact: Arc<crate::services::contact::Contact>,
+    pub status: Arc<crate::services::status::StatusService>,
+    /// The sandbox market itself, for the operator's simulation tools.
+    pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
     pub currency_list: exchange::CurrencyListCache,
 }
 
@@ -64,6 +68,7 @@ pub fn router(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(content::router())
         .merge(contact::router())
+        .merge(status::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

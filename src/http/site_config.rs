@@ -15,6 +15,8 @@ pub fn router() -> Router<AppState> {
 struct SiteConfig {
     site_name: String,
     support_email: String,
+    company_name: String,
+    company_address: Option<String>,
     public_url: String,
     fees: Fees,
     languages: Vec<&'static str>,
@@ -35,6 +37,11 @@ async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
     Json(SiteConfig {
         site_name: config.site_name.clone(),
         support_email: config.support_email.clone(),
+        company_name: config.company_name.clone(),
+        company_address: config
+            .company_address
+            .clone()
+            .filter(|a| !a.trim().is_empty()),
         public_url: config.public_url.clone(),
         fees: Fees {
             float_percent: config.fee_float_percent.to_string(),

@@ -9,4 +9,5 @@ pub mod mail;
 pub mod oauth;
 pub mod orders;
 pub mod quotes;
+pub mod status;
 pub mod throttle;

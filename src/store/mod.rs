@@ -8,6 +8,7 @@
 mod accounts;
 mod migrations;
 pub mod sql;
+mod status;
 
 use std::sync::Arc;
 
@@ -17,6 +18,7 @@ pub use accounts::{
     AccountStore, MailRecord, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
 };
 pub use sql::SqlStore;
+pub use status::{CheckTally, Incident, IncidentUpdate, StatusCheck, StatusStore};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -131,7 +133,7 @@ pub struct OrderEventRecord {
 }
 
 #[async_trait]
-pub trait Store: AccountStore + Send + Sync + 'static {
+pub trait Store: AccountStore + StatusStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Answers when the database does (for `/readyz`).

@@ -13,4 +13,5 @@ mod oauth;
 mod orders;
 mod platform;
 mod smtp_sink;
+mod status;
 mod store;

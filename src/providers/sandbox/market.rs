@@ -1,5 +1,6 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
 use rand::rngs::StdRng;
@@ -30,6 +31,9 @@ pub struct SandboxMarket {
     catalogue: &'static Catalogue,
     maintenance: HashSet<String>,
     state: RwLock<WalkState>,
+    /// A simulated outage: every quote and deposit address fails (operators and tests use it
+    /// to see what customers and the status page see when a provider is down).
+    outage: AtomicBool,
 }
 
 struct WalkState {
@@ -66,10 +70,24 @@ impl SandboxMarket {
                 drift,
                 reserve_usd,
             }),
+            outage: AtomicBool::new(false),
         }
     }
 
     /// One step of the random walk for every currency. Stablecoins stay within a cent.
+    /// Starts or ends a simulated outage.
+    pub fn set_outage(&self, down: bool) {
+        self.outage.store(down, Ordering::Relaxed);
+    }
+
+    fn check_up(&self) -> Result<(), ProviderError> {
+        if self.outage.load(Ordering::Relaxed) {
+            Err(ProviderError::Unavailable("simulated outage".into()))
+        } else {
+            Ok(())
+        }
+    }
+
     pub fn tick(&self) {
         let mut state = self.state.write().expect("sandbox state lock");
         let WalkState { rng, drift, .. } = &mut *state;
@@ -149,6 +167,7 @@ impl LiquidityProvider for SandboxMarket {
         &self,
         currency: &Currency,
     ) -> Result<(String, Option<String>), ProviderError> {
+        self.check_up()?;
         Ok(super::addresses::deposit_address(
             currency,
             &mut rand::rng(),
@@ -156,6 +175,7 @@ impl LiquidityProvider for SandboxMarket {
     }
 
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
+        self.check_up()?;
         let from_usd = self.usd_price(from);
         let to_usd = self.usd_price(to);
         if from_usd.is_zero() || to_usd.is_zero() {

@@ -1,0 +1,17 @@
+//! `GET /api/status`: the measured state of the service (spec/accounts-and-pages.md §2.6, §3).
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+
+use super::AppState;
+use super::error::ApiError;
+use crate::services::status::StatusReport;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/status", get(get_status))
+}
+
+async fn get_status(State(state): State<AppState>) -> Result<Json<StatusReport>, ApiError> {
+    Ok(Json(state.status.report(crate::now_unix()).await?))
+}
