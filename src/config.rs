@@ -121,6 +121,15 @@ pub struct Config {
     pub login_pause_minutes: u32,
     /// `FERRY_STATUS_CHECK_SECONDS`: how often the server records a health check of itself.
     pub status_check_seconds: u64,
+    /// `FERRY_COINGECKO_URL`: a CoinGecko-compatible API (`https://api.coingecko.com/api/v3`)
+    /// for live market data; unset, the markets page shows the embedded sample.
+    #[serde(default)]
+    pub coingecko_url: Option<String>,
+    /// `FERRY_COINGECKO_API_KEY`: its key, if the plan needs one.
+    #[serde(default)]
+    pub coingecko_api_key: Option<SecretString>,
+    /// `FERRY_MARKETS_REFRESH_SECONDS`: how often live market data is refreshed.
+    pub markets_refresh_seconds: u64,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -152,6 +161,7 @@ struct Defaults {
     login_attempts: u32,
     login_pause_minutes: u32,
     status_check_seconds: u64,
+    markets_refresh_seconds: u64,
 }
 
 impl Default for Defaults {
@@ -183,6 +193,7 @@ impl Default for Defaults {
             login_attempts: 5,
             login_pause_minutes: 15,
             status_check_seconds: 60,
+            markets_refresh_seconds: 300,
         }
     }
 }
@@ -289,6 +300,22 @@ impl Config {
                 "FERRY_MAIL_FROM",
                 &self.mail_from,
                 "must be an address such as Ferry <no-reply@example.com>",
+            ));
+        }
+        if self.markets_refresh_seconds < 10 {
+            return Err(invalid(
+                "FERRY_MARKETS_REFRESH_SECONDS",
+                &self.markets_refresh_seconds,
+                "must be at least 10",
+            ));
+        }
+        if let Some(url) = &self.coingecko_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err(invalid(
+                "FERRY_COINGECKO_URL",
+                url,
+                "must start with http:// or https://",
             ));
         }
         if self.status_check_seconds == 0 {

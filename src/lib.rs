@@ -25,6 +25,7 @@ use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
 use crate::services::contact::Contact;
 use crate::services::mail::Mailer;
+use crate::services::market_data::{LiveSource, MarketData};
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders, StatusMails};
 use crate::services::status::StatusService;
@@ -188,6 +189,24 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         switches.clone(),
         config.status_check_seconds,
     ));
+    let markets = Arc::new(
+        MarketData::new(
+            store.clone(),
+            config.coingecko_url.clone().map(|base_url| LiveSource {
+                base_url,
+                api_key: config
+                    .coingecko_api_key
+                    .as_ref()
+                    .map(|k| secrecy::ExposeSecret::expose_secret(k).to_owned()),
+            }),
+        )
+        .await
+        .context("loading the market data")?,
+    );
+    background.push(tokio::spawn(workers::run_market_refresh(
+        markets.clone(),
+        Duration::from_secs(config.markets_refresh_seconds),
+    )));
     background.push(tokio::spawn(workers::run_status_checks(
         status.clone(),
         Duration::from_secs(config.status_check_seconds),
@@ -211,6 +230,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         social,
         contact,
         status,
+        markets,
         sandbox: sandbox.clone(),
         currency_list: http::exchange::CurrencyListCache::default(),
     };

@@ -77,3 +77,22 @@ pub async fn run_status_checks(
         }
     }
 }
+
+/// Refreshes live market data on a schedule (only when a source is configured).
+pub async fn run_market_refresh(
+    markets: Arc<crate::services::market_data::MarketData>,
+    every: Duration,
+) {
+    if !markets.has_live_source() {
+        return;
+    }
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let min_age = i64::try_from(every.as_secs() / 2).unwrap_or(0);
+    loop {
+        interval.tick().await;
+        if let Err(error) = markets.refresh(crate::now_unix(), min_age).await {
+            tracing::warn!(error = %error, "market data not refreshed; the last good data stays");
+        }
+    }
+}

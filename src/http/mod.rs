@@ -10,9 +10,11 @@ pub mod error;
 pub mod exchange;
 mod extract;
 mod health;
+mod markets;
 pub mod metrics;
 pub mod orders;
 mod security;
+mod seo;
 mod site_config;
 mod spa;
 mod status;
@@ -50,6 +52,7 @@ pub struct AppState {
     pub social: Arc<crate::services::oauth::SocialSignIn>,
     pub contact: Arc<crate::services::contact::Contact>,
     pub status: Arc<crate::services::status::StatusService>,
+    pub markets: Arc<crate::services::market_data::MarketData>,
     /// The sandbox market itself, for the operator's simulation tools.
     pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
     pub currency_list: exchange::CurrencyListCache,
@@ -69,6 +72,7 @@ pub fn router(state: AppState) -> Router {
         .merge(content::router())
         .merge(contact::router())
         .merge(status::router())
+        .merge(markets::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 
@@ -77,6 +81,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .merge(health::router())
         .merge(content::feed_router())
+        .merge(seo::router())
         .fallback(spa::serve)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(axum::middleware::from_fn(metrics::track))

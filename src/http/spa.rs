@@ -3,11 +3,15 @@
 //! names them, is never cached; client routes fall back to it.
 
 use axum::body::Body;
+use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
+use super::AppState;
 use super::error::ApiError;
+use super::seo;
+use crate::domain::language::Language;
 
 #[derive(RustEmbed)]
 #[folder = "web/dist/"]
@@ -17,7 +21,12 @@ struct WebAssets;
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const NO_CACHE: &str = "no-cache";
 
-pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+pub async fn serve(
+    State(state): State<AppState>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
@@ -33,8 +42,8 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     if last_segment.contains('.') {
         return StatusCode::NOT_FOUND.into_response();
     }
-    if WebAssets::get("index.html").is_some() {
-        asset("index.html", &headers)
+    if let Some(index) = WebAssets::get("index.html") {
+        app_page(&state, &uri, &String::from_utf8_lossy(&index.data))
     } else {
         (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -42,6 +51,29 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         )
             .into_response()
     }
+}
+
+/// The app's HTML for a route, with the route's head written in (see `seo`).
+fn app_page(state: &AppState, uri: &Uri, index: &str) -> Response {
+    let meta = seo::page_meta(state, uri.path());
+    let lang = uri
+        .query()
+        .and_then(|q| {
+            q.split('&')
+                .find_map(|pair| pair.strip_prefix("lang="))
+                .and_then(Language::parse)
+        })
+        .map_or("en", |l| l.code());
+    let html = seo::render_index(index, &meta, &state.config.public_url, uri.path(), lang);
+    (
+        seo::status_of(&meta),
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, NO_CACHE),
+        ],
+        html,
+    )
+        .into_response()
 }
 
 /// One embedded file, in the best encoding the client accepts that we have.

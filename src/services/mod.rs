@@ -6,6 +6,7 @@ pub mod availability;
 pub mod contact;
 pub mod content;
 pub mod mail;
+pub mod market_data;
 pub mod oauth;
 pub mod orders;
 pub mod quotes;

@@ -195,6 +195,17 @@ pub trait Store: AccountStore + StatusStore + Send + Sync + 'static {
 
     async fn insert_contact_message(&self, message: &ContactMessage) -> Result<(), StoreError>;
 
+    /// Keeps `body` as the last good market data of `source`.
+    async fn save_market_data(
+        &self,
+        source: &str,
+        fetched_at: i64,
+        body: &str,
+    ) -> Result<(), StoreError>;
+
+    /// `(fetched_at, body)` of the last good market data of `source`.
+    async fn market_data(&self, source: &str) -> Result<Option<(i64, String)>, StoreError>;
+
     /// The latest contact messages, newest first.
     async fn contact_messages(&self, limit: i64) -> Result<Vec<ContactMessage>, StoreError>;
 

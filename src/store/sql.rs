@@ -265,6 +265,37 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    async fn save_market_data(
+        &self,
+        source: &str,
+        fetched_at: i64,
+        body: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO market_data (source, fetched_at, body) VALUES ($1, $2, $3) \
+             ON CONFLICT (source) DO UPDATE SET fetched_at = excluded.fetched_at, \
+                 body = excluded.body",
+        )
+        .bind(source)
+        .bind(fetched_at)
+        .bind(body)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn market_data(&self, source: &str) -> Result<Option<(i64, String)>, StoreError> {
+        let row = sqlx::query("SELECT fetched_at, body FROM market_data WHERE source = $1")
+            .bind(source)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row
+            .map(|r| -> Result<(i64, String), sqlx::Error> {
+                Ok((r.try_get("fetched_at")?, r.try_get("body")?))
+            })
+            .transpose()?)
+    }
+
     async fn contact_messages(&self, limit: i64) -> Result<Vec<ContactMessage>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, name, email, subject, category, message, user_id, created_at \

@@ -72,3 +72,36 @@ async fn the_blog_is_paged_filtered_and_fed_as_rss() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[tokio::test]
+async fn the_sitemap_lists_pages_pairs_articles_and_posts_and_robots_points_to_it() {
+    let app = spawn_app().await;
+    let sitemap = app.get("/sitemap.xml").await;
+    assert_eq!(sitemap.status(), StatusCode::OK);
+    assert!(
+        sitemap.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/xml")
+    );
+    let xml = sitemap.text().await.unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+    assert!(xml.contains("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"));
+    for path in [
+        "/markets",
+        "/help/articles/fixed-vs-float",
+        "/blog/introducing-ferry",
+        "/exchange/btc-eth",
+    ] {
+        assert!(
+            xml.contains(&format!("<loc>http://127.0.0.1:8080{path}</loc>")),
+            "{path}"
+        );
+    }
+    assert_eq!(xml.matches("<url>").count(), xml.matches("</url>").count());
+    assert!(!xml.contains("/orders"), "private pages stay out");
+
+    let robots = app.get("/robots.txt").await.text().await.unwrap();
+    assert!(robots.contains("Disallow: /profile"));
+    assert!(robots.contains("Sitemap: http://127.0.0.1:8080/sitemap.xml"));
+}

@@ -9,6 +9,7 @@ mod content;
 mod durability;
 mod exchange;
 mod helpers;
+mod markets;
 mod oauth;
 mod orders;
 mod platform;

@@ -1,0 +1,16 @@
+//! `GET /api/coins`: the markets page's coins (spec/accounts-and-pages.md §3, §7).
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+
+use super::AppState;
+use crate::services::market_data::CoinList;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/coins", get(list_coins))
+}
+
+async fn list_coins(State(state): State<AppState>) -> Json<CoinList> {
+    Json((*state.markets.current()).clone())
+}
