@@ -13,6 +13,11 @@ const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'ferry-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
+// The SMTP server the mails go to, and a stand-in OAuth provider for GitHub sign-in.
+process.env.E2E_SMTP_PORT ??= String(port + 1000);
+process.env.E2E_OAUTH_PORT ??= String(port + 2000);
+process.env.E2E_MAIL_DIR ??= join(dataDir, 'received-mail');
+const oauth = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -43,22 +48,41 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
-  webServer: {
-    command: '../target/release/ferry serve',
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      FERRY_LISTEN: `127.0.0.1:${port}`,
-      FERRY_DATA_DIR: dataDir,
-      FERRY_PUBLIC_URL: baseURL,
-      FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
-      FERRY_LOG_FORMAT: 'json',
-      // Orders step through the sandbox quickly so a test can watch one complete.
-      FERRY_SANDBOX_STEP_SECONDS: '1',
-      FERRY_WORKER_INTERVAL_MS: '200',
+  webServer: [
+    {
+      command: 'node servers/smtp-sink.mjs',
+      port: Number(process.env.E2E_SMTP_PORT),
+      reuseExistingServer: false,
+      stdout: 'ignore',
     },
-  },
+    {
+      command: 'node servers/oauth-provider.mjs',
+      port: Number(process.env.E2E_OAUTH_PORT),
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+    {
+      command: '../target/release/ferry serve',
+      url: `${baseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        FERRY_LISTEN: `127.0.0.1:${port}`,
+        FERRY_DATA_DIR: dataDir,
+        FERRY_PUBLIC_URL: baseURL,
+        FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
+        FERRY_LOG_FORMAT: 'json',
+        // Orders step through the sandbox quickly so a test can watch one complete.
+        FERRY_SANDBOX_STEP_SECONDS: '1',
+        FERRY_WORKER_INTERVAL_MS: '200',
+        FERRY_SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+        FERRY_MAIL_RETRY_SECONDS: '1',
+        FERRY_GITHUB_CLIENT_ID: 'e2e-client',
+        FERRY_GITHUB_CLIENT_SECRET: 'e2e-secret',
+        FERRY_OAUTH_ENDPOINTS_OVERRIDE: `${oauth}/authorize,${oauth}/token,${oauth}/user`,
+      },
+    },
+  ],
 });

@@ -59,6 +59,10 @@ pub struct Config {
     /// `FERRY_COMPANY_ADDRESS`: the office address the contact page shows (optional).
     #[serde(default)]
     pub company_address: Option<String>,
+    /// `FERRY_PRESALE_URL`: where the operator runs a token presale, if any; the presale page
+    /// links to it. Unset, the page says no presale is open.
+    #[serde(default)]
+    pub presale_url: Option<String>,
     /// `FERRY_FEE_FLOAT_PERCENT`: Ferry's fee on float-rate orders, in percent.
     pub fee_float_percent: Decimal,
     /// `FERRY_FEE_FIXED_PERCENT`: Ferry's fee on fixed-rate orders, in percent.
@@ -307,6 +311,15 @@ impl Config {
                 "FERRY_MARKETS_REFRESH_SECONDS",
                 &self.markets_refresh_seconds,
                 "must be at least 10",
+            ));
+        }
+        if let Some(url) = &self.presale_url
+            && !url.starts_with("https://")
+        {
+            return Err(invalid(
+                "FERRY_PRESALE_URL",
+                url,
+                "must start with https://",
             ));
         }
         if let Some(url) = &self.coingecko_url

@@ -12,6 +12,7 @@ export default defineConfig({
       '@': fileURLToPath(new URL('./src', import.meta.url)),
       // The currency catalogue is shared with the server: one file for both.
       '@catalogue': fileURLToPath(new URL('../catalogue/currencies.json', import.meta.url)),
+      '@popular-pairs': fileURLToPath(new URL('../catalogue/popular-pairs.json', import.meta.url)),
     },
   },
   server: {

@@ -27,6 +27,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/sandbox/deposit", post(super::orders::simulate_deposit))
         .route("/sandbox/outage", put(set_sandbox_outage))
         .route("/incidents", get(list_incidents).post(open_incident))
+        .route("/contact-messages", get(list_contact_messages))
         .route("/incidents/{id}/updates", post(update_incident))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
@@ -207,4 +208,20 @@ fn incident_error(error: crate::services::status::IncidentError) -> ApiError {
         IncidentError::NotFound(_) => ApiError::NotFoundWith(error.to_string()),
         IncidentError::Store(e) => e.into(),
     }
+}
+
+/// The latest contact messages (they are also mailed to the support address).
+async fn list_contact_messages(
+    State(state): State<AppState>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let messages = state.store.contact_messages(100).await?;
+    Ok(Json(serde_json::json!(
+        messages
+            .iter()
+            .map(|m| serde_json::json!({
+                "id": m.id, "name": m.name, "email": m.email, "subject": m.subject,
+                "category": m.category, "message": m.message, "created_at": m.created_at,
+            }))
+            .collect::<Vec<_>>()
+    )))
 }

@@ -256,7 +256,7 @@ pub fn render_index(
     let site_title = escape(&meta.title);
     let description = escape(&meta.description);
     let mut head = format!(
-        "<title>{site_title}</title>\n    <meta name=\"description\" content=\"{description}\" />\n    \
+        "<title data-server-head>{site_title}</title>\n    <meta name=\"description\" content=\"{description}\" data-server-head />\n    \
          <meta name=\"keywords\" content=\"{}\" />\n    <link rel=\"canonical\" href=\"{}\" />\n    \
          <meta property=\"og:type\" content=\"{}\" />\n    <meta property=\"og:title\" content=\"{site_title}\" />\n    \
          <meta property=\"og:description\" content=\"{description}\" />\n    <meta property=\"og:url\" content=\"{}\" />\n    \
@@ -268,7 +268,7 @@ pub fn render_index(
         escape(&canonical),
     );
     if meta.noindex {
-        head.push_str("\n    <meta name=\"robots\" content=\"noindex\" />");
+        head.push_str("\n    <meta name=\"robots\" content=\"noindex\" data-server-head />");
     } else {
         for language in SUPPORTED_LANGUAGES {
             let href = if language.code() == "en" {
@@ -277,13 +277,13 @@ pub fn render_index(
                 format!("{canonical}?lang={}", language.code())
             };
             head.push_str(&format!(
-                "\n    <link rel=\"alternate\" hreflang=\"{}\" href=\"{}\" />",
+                "\n    <link rel=\"alternate\" hreflang=\"{}\" href=\"{}\" data-server-head />",
                 language.code(),
                 escape(&href)
             ));
         }
         head.push_str(&format!(
-            "\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\" />",
+            "\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\" data-server-head />",
             escape(&canonical)
         ));
     }
@@ -446,7 +446,7 @@ mod tests {
         assert!(html.contains("<html lang=\"de\">"));
         assert!(!html.contains("noindex"));
         let private = render_index(INDEX, &meta(true), "https://ferry.example", "/orders", "en");
-        assert!(private.contains("<meta name=\"robots\" content=\"noindex\" />"));
+        assert!(private.contains("<meta name=\"robots\" content=\"noindex\" data-server-head />"));
         assert!(!private.contains("hreflang"));
     }
 }

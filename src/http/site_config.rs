@@ -17,6 +17,7 @@ struct SiteConfig {
     support_email: String,
     company_name: String,
     company_address: Option<String>,
+    presale_url: Option<String>,
     public_url: String,
     fees: Fees,
     languages: Vec<&'static str>,
@@ -42,6 +43,7 @@ async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
             .company_address
             .clone()
             .filter(|a| !a.trim().is_empty()),
+        presale_url: config.presale_url.clone().filter(|u| !u.is_empty()),
         public_url: config.public_url.clone(),
         fees: Fees {
             float_percent: config.fee_float_percent.to_string(),

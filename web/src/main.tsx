@@ -9,9 +9,19 @@ import { createRouter } from '@/app/router';
 import { initI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 
+/**
+ * The server writes each route's head for crawlers and link previews; once the app runs, its
+ * own tags (title, description, robots, language alternates) take over, so the server's copies
+ * of those go.
+ */
+function handOverHead() {
+  for (const node of document.head.querySelectorAll('[data-server-head]')) node.remove();
+}
+
 async function start() {
   // The page's language is loaded before the first paint: no flash of English.
   await initI18n();
+  handOverHead();
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   createRoot(root).render(

@@ -1,6 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 
-import { protectedPaths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected-route';
 import { lazyWithTexts } from '@/lib/i18n';
 
@@ -24,6 +24,57 @@ const PrivacyRoute = lazyWithTexts(() =>
   import('./routes/legal').then((m) => ({ default: m.PrivacyRoute })),
 );
 
+const account = ['account'] as const;
+const SignInPage = lazyWithTexts(() => import('@/features/auth/components/signin-page'), account);
+const SignUpPage = lazyWithTexts(() => import('@/features/auth/components/signup-page'), account);
+const ForgotPasswordPage = lazyWithTexts(
+  () => import('@/features/auth/components/forgot-password-page'),
+  account,
+);
+const ResetPasswordPage = lazyWithTexts(
+  () => import('@/features/auth/components/reset-password-page'),
+  account,
+);
+const VerifyEmailPage = lazyWithTexts(
+  () => import('@/features/auth/components/verify-email-page'),
+  account,
+);
+const withPages = ['pages', 'account'] as const;
+const OrdersPage = lazyWithTexts(
+  () => import('@/features/orders/components/orders-page'),
+  withPages,
+);
+const DashboardPage = lazyWithTexts(
+  () => import('@/features/account/components/dashboard-page'),
+  withPages,
+);
+const ProfilePage = lazyWithTexts(
+  () => import('@/features/account/components/profile-page'),
+  withPages,
+);
+const WalletPage = lazyWithTexts(
+  () => import('@/features/account/components/wallet-page'),
+  account,
+);
+
+const HelpPage = lazyWithTexts(() => import('@/features/help/components/help-page'));
+const ArticlePage = lazyWithTexts(() => import('@/features/help/components/article-page'));
+const BlogListPage = lazyWithTexts(() =>
+  import('@/features/blog/components/blog-pages').then((m) => ({ default: m.BlogListPage })),
+);
+const BlogPostPage = lazyWithTexts(() =>
+  import('@/features/blog/components/blog-pages').then((m) => ({ default: m.BlogPostPage })),
+);
+
+const FaqPage = lazyWithTexts(() => import('@/features/faq/components/faq-page'), ['faq']);
+const PresalePage = lazyWithTexts(() => import('@/features/site/components/presale-page'));
+const LanguageTestPage = lazyWithTexts(
+  () => import('@/features/site/components/language-test-page'),
+);
+const MarketsPage = lazyWithTexts(() => import('@/features/markets/components/markets-page'));
+const StatusPage = lazyWithTexts(() => import('@/features/status/components/status-page'));
+const ContactPage = lazyWithTexts(() => import('@/features/contact/components/contact-page'));
+
 export function createRouter() {
   return createBrowserRouter([
     {
@@ -36,22 +87,47 @@ export function createRouter() {
         { path: '/convert', element: <ConvertPage /> },
         { path: '/about', element: <AboutPage /> },
         { path: '/terms', element: <TermsRoute /> },
+        { path: paths.help, element: <HelpPage /> },
+        { path: paths.contact, element: <ContactPage /> },
+        { path: paths.faq, element: <FaqPage /> },
+        { path: paths.status, element: <StatusPage /> },
+        { path: paths.markets, element: <MarketsPage /> },
+        { path: paths.presale, element: <PresalePage /> },
+        { path: paths.languageTest, element: <LanguageTestPage /> },
+        { path: '/help/articles/:slug', element: <ArticlePage /> },
+        { path: paths.blog, element: <BlogListPage /> },
+        { path: '/blog/category/:category', element: <BlogListPage /> },
+        { path: '/blog/tag/:tag', element: <BlogListPage /> },
+        { path: '/blog/:slug', element: <BlogPostPage /> },
         { path: '/privacy', element: <PrivacyRoute /> },
         { path: '/order/:orderId', element: <OrderPage /> },
         { path: '/order-details/:orderId', element: <OrderPage /> },
+        { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+        { path: paths.resetPassword, element: <ResetPasswordPage /> },
+        { path: paths.verifyEmail, element: <VerifyEmailPage /> },
         {
-          // Account pages: signed-in users only. Their pages arrive with the accounts work;
-          // until then a signed-in visitor sees the not-found page.
+          // Account pages: signed-in users only. The partner pages (affiliate, API keys) come
+          // with the partners work; until then a signed-in visitor sees the not-found page.
           element: <ProtectedRoute />,
-          children: protectedPaths.map((path) => ({ path, element: <NotFoundRoute /> })),
+          children: [
+            { path: paths.orders, element: <OrdersPage /> },
+            { path: paths.dashboard, element: <DashboardPage /> },
+            { path: paths.profile, element: <ProfilePage /> },
+            { path: paths.wallet, element: <WalletPage /> },
+            ...[paths.affiliate, paths.api, paths.apiManagement].map((path) => ({
+              path,
+              element: <NotFoundRoute />,
+            })),
+          ],
         },
         {
           // Sign-in and sign-up are for visitors only.
           element: <GuestRoute />,
-          children: ['/signin', '/auth', '/signup'].map((path) => ({
-            path,
-            element: <NotFoundRoute />,
-          })),
+          children: [
+            { path: paths.signIn, element: <SignInPage /> },
+            { path: paths.auth, element: <SignInPage /> },
+            { path: paths.signUp, element: <SignUpPage /> },
+          ],
         },
         { path: '*', element: <NotFoundRoute /> },
       ],

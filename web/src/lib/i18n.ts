@@ -1,12 +1,14 @@
-// i18next. Each language's texts come in two files: `locales/{lang}.json`, what every page
-// needs (header, footer, the swap form), and `locales/pages/{lang}.json`, what only some pages
-// need. English core texts ship in the entry bundle; everything else loads on demand, so the
+// i18next. Each language's texts come in three files: `locales/{lang}.json`, what every page
+// needs (header, footer, the swap form), `locales/pages/{lang}.json`, what the site's pages
+// need, and `locales/account/{lang}.json`, what the account pages need. English core texts ship in the entry bundle; everything else loads on demand, so the
 // landing page carries only what it shows.
 import i18n from 'i18next';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 import en from '@/locales/en.json';
+import type enAccount from '@/locales/account/en.json';
+import type enFaq from '@/locales/faq/en.json';
 import type enPages from '@/locales/pages/en.json';
 
 import {
@@ -20,7 +22,7 @@ import {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enPages };
+    resources: { translation: typeof en & typeof enPages & typeof enAccount & typeof enFaq };
   }
 }
 
@@ -30,11 +32,28 @@ const coreLoaders = import.meta.glob<Bundle>(['../locales/*.json', '!../locales/
   import: 'default',
 });
 const pageLoaders = import.meta.glob<Bundle>('../locales/pages/*.json', { import: 'default' });
+const accountLoaders = import.meta.glob<Bundle>('../locales/account/*.json', {
+  import: 'default',
+});
+
+const faqLoaders = import.meta.glob<Bundle>('../locales/faq/*.json', { import: 'default' });
+
+/** Which texts a lazily loaded part of the app needs besides the core ones. */
+export type TextKind = 'pages' | 'account' | 'faq';
+
+const LOADERS: Record<
+  TextKind,
+  { folder: string; loaders: Record<string, () => Promise<Bundle>> }
+> = {
+  pages: { folder: 'pages', loaders: pageLoaders },
+  account: { folder: 'account', loaders: accountLoaders },
+  faq: { folder: 'faq', loaders: faqLoaders },
+};
 
 const loaded = new Set<string>(['core:en']);
 const pending = new Map<string, Promise<void>>();
 
-function load(kind: 'core' | 'pages', language: LanguageCode): Promise<void> {
+function load(kind: 'core' | TextKind, language: LanguageCode): Promise<void> {
   const key = `${kind}:${language}`;
   if (loaded.has(key)) return Promise.resolve();
   const existing = pending.get(key);
@@ -42,7 +61,7 @@ function load(kind: 'core' | 'pages', language: LanguageCode): Promise<void> {
   const loader =
     kind === 'core'
       ? coreLoaders[`../locales/${language}.json`]
-      : pageLoaders[`../locales/pages/${language}.json`];
+      : LOADERS[kind].loaders[`../locales/${LOADERS[kind].folder}/${language}.json`];
   if (!loader) return Promise.reject(new Error(`No ${kind} texts for ${language}`));
   const promise = loader().then((bundle) => {
     i18n.addResourceBundle(language, 'translation', bundle, true, true);
@@ -53,20 +72,26 @@ function load(kind: 'core' | 'pages', language: LanguageCode): Promise<void> {
   return promise;
 }
 
-/** The page texts of the current language (and of English, the fallback). */
-export function loadPageTexts(): Promise<void> {
+/** Texts of `kinds` in the current language (and in English, the fallback). */
+export function loadTexts(kinds: readonly TextKind[] = ['pages']): Promise<void> {
   const current = isLanguageCode(i18n.resolvedLanguage) ? i18n.resolvedLanguage : DEFAULT_LANGUAGE;
-  return Promise.all([load('pages', current), load('pages', DEFAULT_LANGUAGE)]).then(
-    () => undefined,
-  );
+  return Promise.all(
+    kinds.flatMap((kind) => [load(kind, current), load(kind, DEFAULT_LANGUAGE)]),
+  ).then(() => undefined);
 }
 
-/** `React.lazy`, waiting for the page texts too, so a page never shows a raw key. */
+/** A language's core and page texts, without switching to it (the language-test page). */
+export function loadLanguageTexts(language: LanguageCode): Promise<void> {
+  return Promise.all([load('core', language), load('pages', language)]).then(() => undefined);
+}
+
+/** `React.lazy`, waiting for the texts too, so a page never shows a raw key. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bound as React.lazy
 export function lazyWithTexts<T extends ComponentType<any>>(
   factory: () => Promise<{ default: T }>,
+  kinds: readonly TextKind[] = ['pages'],
 ): LazyExoticComponent<T> {
-  return lazy(() => Promise.all([factory(), loadPageTexts()]).then(([module]) => module));
+  return lazy(() => Promise.all([factory(), loadTexts(kinds)]).then(([module]) => module));
 }
 
 export function initialLanguage(): LanguageCode {
@@ -101,14 +126,18 @@ export async function initI18n(language: LanguageCode = initialLanguage()): Prom
 
 /**
  * Loads `language` if needed, switches to it, and sets `<html lang>` (and stores it if asked).
- * Page texts already in use are loaded for the new language before it shows.
+ * Texts of the kinds already in use are loaded for the new language before it shows.
  */
 export async function applyLanguage(
   language: LanguageCode,
   { store }: { store: boolean },
 ): Promise<void> {
-  const pagesInUse = [...loaded].some((key) => key.startsWith('pages:'));
-  await Promise.all([load('core', language), pagesInUse ? load('pages', language) : null]);
+  const inUse = (kind: TextKind) => [...loaded].some((key) => key.startsWith(`${kind}:`));
+  const kinds = Object.keys(LOADERS) as TextKind[];
+  await Promise.all([
+    load('core', language),
+    ...kinds.map((kind) => (inUse(kind) ? load(kind, language) : null)),
+  ]);
   await i18n.changeLanguage(language);
   document.documentElement.lang = language;
   if (store) {

@@ -20,16 +20,22 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 const read = (file: string) => flatten(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Tree);
-/** A language's texts: the core file and the page file together. */
-const load = (code: string) => new Map([...read(`${code}.json`), ...read(`pages/${code}.json`)]);
+/** A language's texts: the core, page and account files together. */
+const load = (code: string) =>
+  new Map([
+    ...read(`${code}.json`),
+    ...read(`pages/${code}.json`),
+    ...read(`account/${code}.json`),
+    ...read(`faq/${code}.json`),
+  ]);
 const placeholders = (text: string) =>
   [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
 
 const english = load('en');
 
 describe('translations', () => {
-  it('ship a core and a page file for each of the 14 languages and no other', () => {
-    for (const folder of [dir, join(dir, 'pages')]) {
+  it('ship a core, a page, an account and an FAQ file for each of the 14 languages and no other', () => {
+    for (const folder of [dir, join(dir, 'pages'), join(dir, 'account'), join(dir, 'faq')]) {
       const files = readdirSync(folder)
         .filter((f) => f.endsWith('.json'))
         .map((f) => f.replace('.json', ''))

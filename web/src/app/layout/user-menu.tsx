@@ -29,7 +29,7 @@ export default function UserMenu({ user }: { user: User }) {
   ];
   return (
     <Menu
-      label={t('nav.accountMenu')}
+      label={`${t('nav.accountMenu')}: ${user.username}`}
       heading={user.username}
       variant="outline"
       items={items}

@@ -10,6 +10,11 @@ export interface User {
   email_verified: boolean;
   referral_code?: string | null;
   referred_by?: string | null;
+  full_name?: string;
+  two_factor_enabled?: boolean;
+  order_emails?: boolean;
+  has_password?: boolean;
+  created_at?: number;
 }
 
 /** `GET /api/user`; a 401 means signed out and yields `null` (spec/exchange.md §6). */

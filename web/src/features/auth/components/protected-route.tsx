@@ -17,11 +17,18 @@ export function ProtectedRoute() {
   return <Outlet />;
 }
 
-/** Sign-in and sign-up are for visitors: a signed-in user goes home. */
+/**
+ * Sign-in and sign-up are for visitors: a signed-in user goes home, or back to the protected
+ * page that sent them to sign in.
+ */
 export function GuestRoute() {
   const { user, isLoading } = useUser();
+  const location = useLocation();
   const { t } = useTranslation();
   if (isLoading) return <Spinner label={t('common.loading')} />;
-  if (user) return <Navigate to={paths.home} replace />;
+  if (user) {
+    const from = (location.state as { from?: { pathname?: string } } | null)?.from?.pathname;
+    return <Navigate to={from?.startsWith('/') ? from : paths.home} replace />;
+  }
   return <Outlet />;
 }

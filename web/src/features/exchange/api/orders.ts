@@ -98,6 +98,21 @@ export async function chooseEmergency(
   return answer.data;
 }
 
+/** Sets or changes the refund address while the order runs. */
+export async function setRefundAddress(
+  order: Pick<Order, 'id' | 'token'>,
+  address: string,
+  tag?: string,
+): Promise<Order> {
+  const answer = await api.post<Envelope<Order>>('/api/order-refund-address', {
+    id: order.id,
+    token: order.token,
+    address,
+    ...(tag ? { tag } : {}),
+  });
+  return answer.data;
+}
+
 export interface AddressVerdict {
   valid: boolean;
   reason: 'empty' | 'format' | 'checksum' | 'network' | null;

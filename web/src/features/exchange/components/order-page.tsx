@@ -1,7 +1,7 @@
 // The order page, /order/{id} and /order-details/{id} (spec/exchange.md §2): live over the
 // server's event stream, with the timeline and, in EMERGENCY, the refund-or-continue choice.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 
@@ -14,6 +14,7 @@ import {
   chooseEmergency,
   orderQueryOptions,
   rememberedOrderToken,
+  setRefundAddress,
   trackOrder,
   useOrder,
 } from '../api/orders';
@@ -51,6 +52,77 @@ function useOrderEvents(id: string, token: string | null, onChange: () => void):
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, token]);
   return entries;
+}
+
+const RUNNING = new Set(['NEW', 'CONFIRMING', 'EXCHANGE', 'SENDING']);
+
+/** The refund address can be set or changed until the order finishes. */
+function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const [editing, setEditing] = useState(false);
+  const [address, setAddress] = useState(order.refund.address ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await setRefundAddress(order, address.trim()));
+      setEditing(false);
+      notify(t('order.refundSaved'));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : '');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section
+      aria-labelledby={`${ids}-title`}
+      className="space-y-2 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
+    >
+      <h2 id={`${ids}-title`} className="font-semibold">
+        {t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
+      </h2>
+      {!editing ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="font-mono text-sm break-all text-slate-800">
+            {order.refund.address ?? t('order.refundNone')}
+          </p>
+          <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
+            {order.refund.address ? t('order.refundChange') : t('order.refundAdd')}
+          </Button>
+        </div>
+      ) : (
+        <form onSubmit={(e) => void save(e)} className="space-y-2">
+          <input
+            aria-label={t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            className="h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex gap-2">
+            <Button type="submit" size="sm" disabled={busy || !address.trim()}>
+              {t('order.refundSave')}
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => setEditing(false)}>
+              {t('order.refundCancel')}
+            </Button>
+          </div>
+        </form>
+      )}
+      <p className="text-xs text-slate-600">{t('order.refundHint')}</p>
+    </section>
+  );
 }
 
 function EmergencyChoice({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
@@ -214,6 +286,14 @@ export default function OrderPage() {
       <div className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
         <OrderSummary order={order} />
       </div>
+      {RUNNING.has(order.status) ? (
+        <RefundAddressForm
+          order={order}
+          onDone={(updated) =>
+            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
+          }
+        />
+      ) : null}
       <section
         aria-labelledby="timeline-title"
         className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"

@@ -6,6 +6,10 @@ import { api } from '@/lib/api-client';
 export interface SiteConfig {
   site_name: string;
   support_email: string;
+  company_name: string;
+  company_address: string | null;
+  /** Where the operator runs a token presale, if anywhere. */
+  presale_url: string | null;
   public_url: string;
   fees: { float_percent: string; fixed_percent: string };
   languages: string[];

@@ -1,12 +1,28 @@
 // A page made of one of Ferry's Markdown documents (terms, privacy; later help and blog).
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Spinner } from '@/components/ui/spinner';
 
-import { useDocument } from '../api/get-document';
+import { type SiteDocument, useDocument } from '../api/get-document';
 
-export function DocumentPage({ collection, slug }: { collection: string; slug: string }) {
+export function DocumentPage({
+  collection,
+  slug,
+  header,
+  footer,
+  englishNote,
+}: {
+  collection: string;
+  slug: string;
+  /** Above the title (a breadcrumb). */
+  header?: ReactNode;
+  /** Below the text (related links). */
+  footer?: (document: SiteDocument) => ReactNode;
+  /** What to say in other languages; the legal pages' note by default. */
+  englishNote?: string;
+}) {
   const { t, i18n } = useTranslation();
   const { data, error, isPending } = useDocument(collection, slug);
   if (isPending) return <Spinner label={t('common.loading')} />;
@@ -17,21 +33,18 @@ export function DocumentPage({ collection, slug }: { collection: string; slug: s
       </section>
     );
   }
-  const updated = data.updated
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(
-        new Date(`${data.updated}T00:00:00Z`),
-      )
-    : null;
+  const updated = formatDay(data.updated ?? data.date, i18n.language);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
-      <PageMeta title={data.title} />
+      <PageMeta title={data.title} {...(data.summary ? { description: data.summary } : {})} />
+      {header}
       <h1 className="text-3xl font-bold">{data.title}</h1>
       {updated ? (
         <p className="mt-2 text-sm text-slate-600">{t('document.updated', { date: updated })}</p>
       ) : null}
       {!i18n.language.startsWith(data.language) ? (
         <p lang={i18n.language} className="mt-4 rounded-lg bg-slate-100 p-3 text-sm">
-          {t('document.englishOnly')}
+          {englishNote ?? t('document.englishOnly')}
         </p>
       ) : null}
       <div
@@ -40,6 +53,15 @@ export function DocumentPage({ collection, slug }: { collection: string; slug: s
         // Rendered on the server from Ferry's own Markdown, with raw HTML removed.
         dangerouslySetInnerHTML={{ __html: data.html }}
       />
+      {footer?.(data)}
     </article>
+  );
+}
+
+/** An ISO day (`2025-05-01`) in the reader's language, or null. */
+export function formatDay(day: string | null | undefined, language: string): string | null {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
   );
 }

@@ -7,25 +7,14 @@ import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
 
+import popularPairs from '@popular-pairs';
+
 import { useRecentTransactions } from '../api/get-recent-transactions';
 import { useSiteConfig } from '../api/get-site-config';
 import { receiveAmount } from '../lib/recent-estimate';
 
-/** Twelve pairs; the first eight are shown (§2.2). */
-export const POPULAR_PAIRS = [
-  ['BTC', 'ETH'],
-  ['BTC', 'USDTTRC'],
-  ['ETH', 'BTC'],
-  ['ETH', 'USDT'],
-  ['USDTTRC', 'BTC'],
-  ['XMR', 'BTC'],
-  ['BTC', 'XMR'],
-  ['SOL', 'USDTTRC'],
-  ['LTC', 'BTC'],
-  ['BNB', 'ETH'],
-  ['XRP', 'BTC'],
-  ['DOGE', 'BTC'],
-] as const;
+/** Twelve pairs, shared with the server's sitemap; the first eight are shown (§2.2). */
+export const POPULAR_PAIRS = popularPairs.pairs as [string, string][];
 const POPULAR_SHOWN = 8;
 
 const coinOf = (code: string) => code.replace(/(TRC|BSC)$/, '');

@@ -1,0 +1,192 @@
+// The site's pages (spec/accounts-and-pages.md §2.3–2.6, §2.14, §4.3, §4.4): help, FAQ, contact,
+// blog, markets, status, presale, language test, and the head the server writes for each route.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+import { mailCount } from './mail';
+import { ADMIN_TOKEN } from './support';
+import { texts } from './texts';
+
+const en = texts('en');
+const de = texts('de');
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('help search finds an article by a word of its body, and the article opens', async ({ page }) => {
+  await page.goto('/help');
+  await expect(page.getByRole('heading', { name: en('help.title'), level: 1 })).toBeVisible();
+  for (const category of ['getting-started', 'exchanges', 'wallets-security']) {
+    await expect(page.getByRole('heading', { name: en(`help.categories.${category}`) })).toBeVisible();
+  }
+  await page.getByRole('tab', { name: en('help.tabs.videos') }).click();
+  await expect(page.getByText(en('help.videosText'))).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByLabel(en('help.search')).fill('authenticator');
+  const results = page.getByRole('region', { name: en('help.search') });
+  await expect(results.getByRole('link', { name: 'How do I turn on two-factor authentication?' })).toBeVisible();
+  await results.getByRole('link', { name: 'How do I turn on two-factor authentication?' }).click();
+  await expect(page).toHaveURL(/\/help\/articles\/setup-2fa$/);
+  await expect(page.getByRole('heading', { name: 'How do I turn on two-factor authentication?', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: en('help.related') })).toBeVisible();
+  await page.getByLabel(en('help.search')).count();
+  await page.goto('/help?lang=de');
+  await expect(page.getByRole('heading', { name: de('help.title'), level: 1 })).toBeVisible();
+});
+
+test('FAQ search filters questions and Clear Search resets it', async ({ page }) => {
+  await page.goto('/faq');
+  await expect(page.getByRole('tab')).toHaveCount(8);
+  await expect(page.getByText(en('faqPage.count').replace('{{count}}', '4'))).toBeVisible();
+  await page.getByRole('tab', { name: en('faqPage.categories.refunds') }).click();
+  await page.getByRole('button', { name: 'How long does a refund take?' }).click();
+  await expect(page.getByText('Refunds take 1 to 3 business days')).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await page.getByLabel(en('faqPage.search')).fill('memo');
+  await expect(page.getByRole('button', { name: 'What is a memo or destination tag?' })).toBeVisible();
+  await expect(page.getByText(/of 32 questions match/)).toBeVisible();
+  await page.getByLabel(en('faqPage.search')).fill('qqqzzz');
+  await expect(page.getByText(en('faqPage.noResults').replace('{{query}}', 'qqqzzz'))).toBeVisible();
+  await page.getByRole('button', { name: en('faqPage.clear') }).click();
+  await expect(page.getByLabel(en('faqPage.search'))).toHaveValue('');
+  await expect(page.getByRole('tab')).toHaveCount(8);
+
+  await page.goto('/faq?lang=de');
+  await expect(page.getByRole('heading', { name: texts('de')('faqPage.title'), level: 1 })).toBeVisible();
+});
+
+test('the contact form sends, shows the thanks, clears, and the message is stored and mailed', async ({ page, request }) => {
+  await page.goto('/contact');
+  await expect(page.getByRole('heading', { name: en('contact.hoursTitle') })).toBeVisible();
+  await expect(page.getByText(en('contact.hours.weekdays'))).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  const before = mailCount('support@ferry.local');
+  const subject = `Refund question ${Date.now()}`;
+  await page.getByLabel(en('contact.name')).fill('Grace Hopper');
+  await page.getByLabel(en('contact.email')).fill('grace@example.com');
+  await page.getByLabel(en('contact.subject')).fill(subject);
+  await page.getByLabel(en('contact.category')).selectOption('billing');
+  await page.getByLabel(en('contact.message'), { exact: true }).fill('Where is my refund for order abc?');
+  await page.getByRole('button', { name: en('contact.send') }).click();
+  await expect(page.getByText("Thank you for your message! We'll get back to you as soon as possible.")).toBeVisible();
+  await expect(page.getByLabel(en('contact.subject'))).toHaveValue('');
+  const stored = await (await request.get('/api/admin/contact-messages', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
+  expect(stored.some((m: { subject: string }) => m.subject === subject)).toBe(true);
+  await expect.poll(() => mailCount('support@ferry.local'), { timeout: 15_000 }).toBe(before + 1);
+
+  // A server error shows in the red box.
+  await page.route('**/api/contact', (route) =>
+    route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream exploded' }),
+  );
+  await page.getByLabel(en('contact.name')).fill('G');
+  await page.getByLabel(en('contact.email')).fill('g@example.com');
+  await page.getByLabel(en('contact.subject')).fill('s');
+  await page.getByLabel(en('contact.message'), { exact: true }).fill('m');
+  await page.getByRole('button', { name: en('contact.send') }).click();
+  await expect(page.getByRole('alert')).toContainText('500');
+});
+
+test('the blog lists posts with pages, categories and tags, and opens a post', async ({ page, request }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { name: en('blog.title'), level: 1 })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2 }) })).toHaveCount(6);
+  await page.getByRole('button', { name: en('blog.older') }).click();
+  await expect(page.getByText(en('blog.page').replace('{{page}}', '2').replace('{{pages}}', '2'))).toBeVisible();
+  await page.getByRole('link', { name: en('blog.categories.security'), exact: true }).first().click();
+  await expect(page).toHaveURL(/\/blog\/category\/security$/);
+  await page.getByRole('link', { name: /Read more/ }).first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('list', { name: en('blog.tags') })).toBeVisible();
+  const feed = await request.get('/blog/rss.xml');
+  expect(await feed.text()).toContain('<rss version="2.0">');
+});
+
+test('markets search and favourites survive a reload', async ({ page }) => {
+  await page.goto('/markets');
+  await expect(page.getByRole('heading', { name: 'Cryptocurrency Markets' })).toBeVisible();
+  for (const column of ['Price', '24h %', '7d %', 'Market Cap', 'Volume (24h)', 'Circulating Supply']) {
+    await expect(page.getByRole('columnheader', { name: new RegExp(column.replace(/[()%]/g, '.')) })).toBeVisible();
+  }
+  await expect(page.getByTestId('market-source')).toContainText('Sample data');
+  const bitcoin = page.getByRole('row').filter({ has: page.getByRole('button', { name: /Bitcoin to favorites$/ }) }).first();
+  await expect(bitcoin.getByText(/^\$[\d,]+\.\d{2}$/)).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole('button', { name: 'Add Solana to favorites' }).click();
+  await page.getByRole('button', { name: 'Add Bitcoin to favorites' }).click();
+  await page.getByLabel('Search coins...').fill('sol');
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.reload();
+  await page.getByRole('button', { name: en('markets.favorites'), exact: true }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'Solana' })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Bitcoin' })).toHaveCount(1);
+  await expect(page.getByRole('row')).toHaveCount(3);
+  await page.getByLabel('Search coins...').fill('zzz');
+  await expect(page.getByText('No coins found matching your criteria')).toBeVisible();
+  // Sorting by price: highest first, then lowest first.
+  await page.getByLabel('Search coins...').fill('');
+  await page.getByRole('button', { name: en('markets.all'), exact: true }).click();
+  await page.getByRole('button', { name: 'Sort by Price' }).click();
+  await expect(page.getByRole('row').nth(1)).toContainText('Bitcoin');
+  await page.getByRole('button', { name: 'Sort by Price' }).click();
+  await expect(page.getByRole('row').nth(1)).toContainText('Pepe');
+});
+
+test('the status page is measured and shows a provider the test turned unhealthy', async ({ page, request }) => {
+  await page.goto('/status');
+  await expect(page.getByRole('heading', { name: en('status.servicesTitle') })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  const outage = (down: boolean) =>
+    request.put('/api/admin/sandbox/outage', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      data: { down },
+    });
+  try {
+    expect((await outage(true)).status()).toBe(200);
+    const provider = page.getByRole('listitem').filter({ hasText: en('status.services.provider').replace('{{name}}', 'Sandbox') });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { name: en('status.servicesTitle') }).waitFor();
+          return provider.getByText(en('status.labels.outage')).count();
+        },
+        { timeout: 20_000, intervals: [2000] },
+      )
+      .toBe(1);
+    await expect(page.getByText(en('status.banner.outage'))).toBeVisible();
+  } finally {
+    await outage(false);
+  }
+});
+
+test('presale and the language test page tell the truth and render', async ({ page }) => {
+  await page.goto('/presale');
+  await expect(page.getByRole('heading', { name: en('presale.title'), level: 1 })).toBeVisible();
+  await expect(page.getByText(en('presale.closed'))).toBeVisible();
+  await expect(page.getByRole('row')).toHaveCount(5);
+  await expect(page.getByRole('row').filter({ hasText: '50%' })).toContainText('0.25%');
+  await page.goto('/language-test');
+  await expect(page.getByRole('row')).toHaveCount(15);
+  await expect(page.getByRole('row').filter({ hasText: '日本語' })).toContainText(texts('ja')('home.title'));
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+});
+
+test('the server writes each route head: pair titles, canonical, noindex and a 404 for unknown paths', async ({ request }) => {
+  const pair = await request.get('/exchange/btc-eth');
+  const html = await pair.text();
+  expect(html).toContain('<title data-server-head>Exchange BTC to ETH | Ferry</title>');
+  expect(html).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/exchange\/btc-eth" \/>/);
+  expect(html).toContain('<meta property="og:title" content="Exchange BTC to ETH | Ferry" />');
+  expect(html).toContain('hreflang="de"');
+  const article = await (await request.get('/help/articles/fixed-vs-float')).text();
+  expect(article).toContain('<title data-server-head>How do fixed and float rates differ? | Ferry</title>');
+  const missing = await request.get('/no-such-page');
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).toContain('<meta name="robots" content="noindex" data-server-head />');
+  const orders = await (await request.get('/orders')).text();
+  expect(orders).toContain('<meta name="robots" content="noindex" data-server-head />');
+});

@@ -1,0 +1,311 @@
+// Markets (spec/accounts-and-pages.md §2.3): All/Favorites, search, the nine columns with a
+// 7-day sparkline, sortable headers, the three messages, and where the data comes from.
+import { ArrowDown, ArrowUp, Search, Star } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { PageMeta } from '@/components/seo/page-meta';
+import { inputClass } from '@/components/ui/field';
+import { paths } from '@/config/paths';
+import { formatTime } from '@/features/exchange/components/order-parts';
+import { useCurrencies } from '@/features/exchange/api/get-currencies';
+import { formatDay } from '@/features/site/components/document-page';
+import { cn } from '@/lib/utils';
+
+import { type MarketCoin, useCoins } from '../api/get-coins';
+import { useFavorites } from '../lib/favorites';
+import {
+  formatBillions,
+  formatChange,
+  formatMillions,
+  formatPrice,
+  searchCoins,
+  type SortKey,
+  sortCoins,
+  sparklinePoints,
+} from '../lib/format';
+
+function Sparkline({ prices, label }: { prices: number[]; label: string }) {
+  const up = (prices.at(-1) ?? 0) >= (prices[0] ?? 0);
+  return (
+    <svg role="img" aria-label={label} viewBox="0 0 120 32" className="h-8 w-28">
+      <polyline
+        points={sparklinePoints(prices, 120, 32)}
+        fill="none"
+        strokeWidth="1.5"
+        className={up ? 'stroke-teal-600' : 'stroke-red-600'}
+      />
+    </svg>
+  );
+}
+
+function Change({ value, locale }: { value: number | null; locale: string }) {
+  return (
+    <span
+      className={cn(
+        value !== null && value > 0 && 'text-teal-700',
+        value !== null && value < 0 && 'text-red-700',
+      )}
+    >
+      {formatChange(value, locale)}
+    </span>
+  );
+}
+
+export default function MarketsPage() {
+  const { t, i18n } = useTranslation();
+  const coins = useCoins();
+  const { data: currencies } = useCurrencies();
+  const { favorites, toggle } = useFavorites();
+  const [view, setView] = useState<'all' | 'favorites'>('all');
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<{ key: SortKey; ascending: boolean }>({
+    key: 'market_cap_rank',
+    ascending: true,
+  });
+  const locale = i18n.language;
+
+  const columns: { key: SortKey; label: string; numeric: boolean }[] = [
+    { key: 'market_cap_rank', label: t('markets.columns.rank'), numeric: true },
+    { key: 'name', label: t('markets.columns.name'), numeric: false },
+    { key: 'current_price', label: t('markets.columns.price'), numeric: true },
+    { key: 'price_change_percentage_24h', label: t('markets.columns.change24h'), numeric: true },
+    {
+      key: 'price_change_percentage_7d_in_currency',
+      label: t('markets.columns.change7d'),
+      numeric: true,
+    },
+    { key: 'market_cap', label: t('markets.columns.marketCap'), numeric: true },
+    { key: 'total_volume', label: t('markets.columns.volume'), numeric: true },
+    { key: 'circulating_supply', label: t('markets.columns.supply'), numeric: true },
+  ];
+  const tradable = new Set((currencies?.list ?? []).map((c) => c.coin.toUpperCase()));
+
+  let shown: MarketCoin[] = [];
+  if (coins.data) {
+    const base =
+      view === 'favorites'
+        ? coins.data.coins.filter((c) => favorites.includes(c.id))
+        : coins.data.coins;
+    shown = sortCoins(searchCoins(base, query), sort.key, sort.ascending);
+  }
+  const sortBy = (key: SortKey) =>
+    setSort((s) =>
+      s.key === key
+        ? { key, ascending: !s.ascending }
+        : { key, ascending: key === 'market_cap_rank' || key === 'name' },
+    );
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-12">
+      <PageMeta title={t('markets.title')} description={t('markets.subtitle')} />
+      <header>
+        <h1 className="text-4xl font-bold text-slate-900">{t('markets.title')}</h1>
+        <p className="mt-2 text-slate-700">{t('markets.subtitle')}</p>
+        {coins.data ? (
+          <p className="mt-2 text-sm text-slate-600" data-testid="market-source">
+            {coins.data.source === 'sample'
+              ? t('markets.sample', {
+                  date: formatDay(coins.data.as_of, locale) ?? coins.data.as_of,
+                })
+              : coins.data.stale
+                ? t('markets.stale', { time: formatTime(coins.data.fetched_at ?? 0, locale) })
+                : t('markets.live', { time: formatTime(coins.data.fetched_at ?? 0, locale) })}
+          </p>
+        ) : null}
+      </header>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div
+          role="group"
+          aria-label={t('markets.title')}
+          className="inline-flex rounded-lg bg-slate-100 p-1"
+        >
+          {(['all', 'favorites'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              aria-pressed={view === v}
+              onClick={() => setView(v)}
+              className={cn(
+                'rounded-md px-4 py-1.5 text-sm font-medium',
+                view === v ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-700',
+              )}
+            >
+              {v === 'all' ? t('markets.all') : t('markets.favorites')}
+            </button>
+          ))}
+        </div>
+        <label className="relative w-full sm:w-72">
+          <span className="sr-only">{t('markets.search')}</span>
+          <Search
+            aria-hidden="true"
+            className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
+          />
+          <input
+            type="search"
+            className={cn(inputClass, 'pl-9')}
+            placeholder={t('markets.search')}
+            value={query}
+            maxLength={50}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
+      </div>
+
+      {coins.isPending ? (
+        <p role="status" className="py-10 text-center text-slate-600">
+          {t('markets.loading')}
+        </p>
+      ) : null}
+      {coins.error ? (
+        <p role="alert" className="py-10 text-center text-red-700">
+          {t('markets.error')}
+        </p>
+      ) : null}
+      {coins.data ? (
+        shown.length === 0 ? (
+          <p className="rounded-xl border border-slate-200 bg-white p-8 text-center text-slate-700">
+            {t('markets.empty')}
+            {view === 'favorites' && favorites.length === 0 ? (
+              <span className="mt-1 block text-sm">{t('markets.noFavorites')}</span>
+            ) : null}
+          </p>
+        ) : (
+          <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+            <table className="w-full text-sm">
+              <thead className="bg-slate-50 text-slate-700">
+                <tr>
+                  <th scope="col" className="px-3 py-3 text-left font-medium">
+                    <span className="sr-only">{t('markets.columns.favorite')}</span>
+                  </th>
+                  {columns.map((column) => (
+                    <th
+                      key={column.key}
+                      scope="col"
+                      aria-sort={
+                        sort.key === column.key
+                          ? sort.ascending
+                            ? 'ascending'
+                            : 'descending'
+                          : 'none'
+                      }
+                      className={cn(
+                        'px-3 py-3 font-medium whitespace-nowrap',
+                        column.numeric ? 'text-right' : 'text-left',
+                      )}
+                    >
+                      <button
+                        type="button"
+                        onClick={() => sortBy(column.key)}
+                        aria-label={t('markets.sortBy', { column: column.label })}
+                        className="inline-flex items-center gap-1 hover:text-slate-900"
+                      >
+                        {column.label}
+                        {sort.key === column.key ? (
+                          sort.ascending ? (
+                            <ArrowUp aria-hidden="true" className="size-3" />
+                          ) : (
+                            <ArrowDown aria-hidden="true" className="size-3" />
+                          )
+                        ) : null}
+                      </button>
+                    </th>
+                  ))}
+                  <th scope="col" className="px-3 py-3 text-left font-medium">
+                    {t('markets.columns.chart')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {shown.map((coin) => {
+                  const favorite = favorites.includes(coin.id);
+                  const symbol = coin.symbol.toUpperCase();
+                  return (
+                    <tr key={coin.id}>
+                      <td className="px-3 py-3">
+                        <button
+                          type="button"
+                          aria-pressed={favorite}
+                          aria-label={t(
+                            favorite ? 'markets.removeFavorite' : 'markets.addFavorite',
+                            { name: coin.name },
+                          )}
+                          onClick={() => toggle(coin.id)}
+                          className="rounded p-1 hover:bg-slate-100"
+                        >
+                          <Star
+                            aria-hidden="true"
+                            className={cn(
+                              'size-4',
+                              favorite ? 'fill-amber-400 text-amber-500' : 'text-slate-400',
+                            )}
+                          />
+                        </button>
+                      </td>
+                      <td className="px-3 py-3 text-right text-slate-600">
+                        {coin.market_cap_rank ?? '—'}
+                      </td>
+                      <td className="px-3 py-3">
+                        <span className="flex items-center gap-2 whitespace-nowrap">
+                          {coin.image ? (
+                            <img
+                              src={coin.image}
+                              alt=""
+                              width={24}
+                              height={24}
+                              loading="lazy"
+                              className="size-6 rounded-full"
+                            />
+                          ) : null}
+                          <span className="font-medium text-slate-900">{coin.name}</span>
+                          <span className="text-slate-600">{symbol}</span>
+                          {tradable.has(symbol) ? (
+                            <Link
+                              to={paths.exchangePair(symbol, symbol === 'BTC' ? 'ETH' : 'BTC')}
+                              className="text-xs text-teal-800 underline"
+                              aria-label={t('markets.exchangeCoin', { name: coin.name })}
+                            >
+                              {t('markets.exchange')}
+                            </Link>
+                          ) : null}
+                        </span>
+                      </td>
+                      <td className="px-3 py-3 text-right font-mono whitespace-nowrap">
+                        {formatPrice(coin.current_price, locale)}
+                      </td>
+                      <td className="px-3 py-3 text-right whitespace-nowrap">
+                        <Change value={coin.price_change_percentage_24h} locale={locale} />
+                      </td>
+                      <td className="px-3 py-3 text-right whitespace-nowrap">
+                        <Change
+                          value={coin.price_change_percentage_7d_in_currency}
+                          locale={locale}
+                        />
+                      </td>
+                      <td className="px-3 py-3 text-right whitespace-nowrap">
+                        {formatBillions(coin.market_cap, locale)}
+                      </td>
+                      <td className="px-3 py-3 text-right whitespace-nowrap">
+                        {formatMillions(coin.total_volume, locale)}
+                      </td>
+                      <td className="px-3 py-3 text-right whitespace-nowrap">{`${formatMillions(coin.circulating_supply, locale, '')} ${symbol}`}</td>
+                      <td className="px-3 py-3">
+                        {coin.sparkline_in_7d?.price.length ? (
+                          <Sparkline
+                            prices={coin.sparkline_in_7d.price}
+                            label={`${coin.name}: ${formatChange(coin.price_change_percentage_7d_in_currency, locale)}`}
+                          />
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+    </div>
+  );
+}
