@@ -21,6 +21,7 @@ const oauth = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
+  globalTeardown: './global-teardown.ts',
   timeout: 30_000,
   expect: { timeout: 7_500 },
   fullyParallel: false,
@@ -62,18 +63,21 @@ export default defineConfig({
       stdout: 'ignore',
     },
     {
-      command: '../target/release/ferry serve',
+      // The log goes to a file that the teardown searches for secrets the tests used.
+      command: `exec ../target/release/ferry serve 2>>"${join(dataDir, 'ferry.log')}"`,
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: 'ignore',
-      stderr: 'pipe',
+      stderr: 'ignore',
       env: {
         FERRY_LISTEN: `127.0.0.1:${port}`,
         FERRY_DATA_DIR: dataDir,
         FERRY_PUBLIC_URL: baseURL,
         FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
         FERRY_LOG_FORMAT: 'json',
+        // Every request is logged, so the teardown's search for secrets has something to read.
+        FERRY_LOG: 'info,tower_http=debug',
         // Orders step through the sandbox quickly so a test can watch one complete.
         FERRY_SANDBOX_STEP_SECONDS: '1',
         FERRY_WORKER_INTERVAL_MS: '200',

@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 
 import { mailCount, mailedLink, nowInsideAStep, totp } from './mail';
-import { ADDRESSES } from './support';
+import { ADDRESSES, rememberSecret } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -61,6 +61,7 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => localStorage.getItem('referralCode'))).toBeNull();
   const token = await page.evaluate(() => localStorage.getItem('authToken'));
+  rememberSecret(token);
   const me = await (await request.get('/api/user', { headers: { authorization: `Bearer ${token}` } })).json();
   expect(me.user.referred_by).toBe(code);
 
@@ -69,6 +70,7 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await expect(page.getByRole('menuitem', { name: en('nav.verifyEmail') })).toBeVisible();
   await page.keyboard.press('Escape');
   const verifyLink = await mailedLink(email, '/verify-email');
+  rememberSecret(new URL(verifyLink).searchParams.get('token'));
   await page.goto(verifyLink);
   await expect(page.getByRole('heading', { name: en('account.verify.successTitle') })).toBeVisible();
   await expect(page.getByText(en('account.verify.verifiedAddress').replace('{{email}}', email))).toBeVisible();
@@ -84,6 +86,7 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await twoFactor.getByRole('button', { name: en('account.profile.enable') }).click();
   const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  rememberSecret(secret);
   const enabledAt = await nowInsideAStep();
   await twoFactor.getByLabel(en('account.profile.confirmCode')).fill(totp(secret, enabledAt));
   await twoFactor.getByRole('button', { name: en('account.profile.confirm') }).click();
@@ -103,6 +106,7 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await page.getByRole('button', { name: en('account.signIn.verify') }).click();
   await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
   const sessionToken = await page.evaluate(() => localStorage.getItem('authToken'));
+  rememberSecret(sessionToken);
 
   // An order created while signed in appears in My Orders.
   const orderId = await page.evaluate(async (address) => {
@@ -139,6 +143,7 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await expect(page.getByRole('heading', { name: en('account.forgot.sentTitle') })).toBeVisible();
   await expectToast(page, en('account.forgot.toastTitle'), en('account.forgot.toastDescription'));
   const resetLink = await mailedLink(email, '/reset-password', mailsBefore);
+  rememberSecret(new URL(resetLink).searchParams.get('token'));
   await page.goto(resetLink);
   await page.getByLabel(en('account.fields.newPassword')).fill('Brand2newpass');
   await page.getByLabel(en('account.fields.confirmPassword')).fill('Brand2newpass');

@@ -1,4 +1,7 @@
 // Shared by the tests and the Playwright configuration.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const ADMIN_TOKEN = 'e2e-admin-token';
@@ -33,4 +36,10 @@ export async function setCurrencySwitch(request: APIRequestContext, code: string
     data: body,
   });
   expect(response.status()).toBe(200);
+}
+
+/** Notes a secret the test handled, so the teardown can check the server never logged it. */
+export function rememberSecret(secret: string | null | undefined): void {
+  if (!secret) return;
+  appendFileSync(join(process.env.E2E_DATA_DIR ?? '.', 'secrets.txt'), `${secret}\n`);
 }
