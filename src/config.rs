@@ -134,6 +134,9 @@ pub struct Config {
     pub coingecko_api_key: Option<SecretString>,
     /// `FERRY_MARKETS_REFRESH_SECONDS`: how often live market data is refreshed.
     pub markets_refresh_seconds: u64,
+    /// `FERRY_PROVIDER_TIMEOUT_MS`: how long a liquidity provider may take to answer before
+    /// it counts as down for that call.
+    pub provider_timeout_ms: u64,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -166,6 +169,7 @@ struct Defaults {
     login_pause_minutes: u32,
     status_check_seconds: u64,
     markets_refresh_seconds: u64,
+    provider_timeout_ms: u64,
 }
 
 impl Default for Defaults {
@@ -198,6 +202,7 @@ impl Default for Defaults {
             login_pause_minutes: 15,
             status_check_seconds: 60,
             markets_refresh_seconds: 300,
+            provider_timeout_ms: 5000,
         }
     }
 }
@@ -304,6 +309,13 @@ impl Config {
                 "FERRY_MAIL_FROM",
                 &self.mail_from,
                 "must be an address such as Ferry <no-reply@example.com>",
+            ));
+        }
+        if !(100..=30_000).contains(&self.provider_timeout_ms) {
+            return Err(invalid(
+                "FERRY_PROVIDER_TIMEOUT_MS",
+                &self.provider_timeout_ms,
+                "must be between 100 and 30000",
             ));
         }
         if self.markets_refresh_seconds < 10 {

@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::domain::currency::Catalogue;
 use crate::http::AppState;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
+use crate::providers::{Deadline, LiquidityProvider};
 use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
 use crate::services::contact::Contact;
@@ -45,6 +46,8 @@ pub struct App {
 pub struct Services {
     pub catalogue: &'static Catalogue,
     pub sandbox: Arc<SandboxMarket>,
+    /// The sandbox behind a deadline: what quotes, orders and the status page call.
+    pub provider: Arc<dyn LiquidityProvider>,
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
@@ -63,6 +66,10 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 .collect(),
         },
     ));
+    let provider: Arc<dyn LiquidityProvider> = Arc::new(Deadline::new(
+        sandbox.clone(),
+        Duration::from_millis(config.provider_timeout_ms),
+    ));
     let switches = CurrencySwitches::default();
     switches
         .reload(store.as_ref())
@@ -73,7 +80,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         Orders::new(
             store.clone(),
             catalogue,
-            sandbox.clone(),
+            provider.clone(),
             switches.clone(),
             config.fees(),
             OrderSettings {
@@ -94,6 +101,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
     Ok(Services {
         catalogue,
         sandbox,
+        provider,
         switches,
         orders,
         accounts,
@@ -162,6 +170,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
     let Services {
         catalogue,
         sandbox,
+        provider,
         switches,
         orders,
         accounts,
@@ -185,7 +194,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
     let status = Arc::new(StatusService::new(
         store.clone(),
         catalogue,
-        sandbox.clone(),
+        provider.clone(),
         switches.clone(),
         config.status_check_seconds,
     ));
@@ -223,7 +232,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         store: store.clone(),
         metrics: http::metrics::recorder(),
         catalogue,
-        provider: sandbox.clone(),
+        provider,
         switches,
         orders,
         accounts,

@@ -176,7 +176,7 @@ async fn incident(config: Config, command: IncidentCommand) -> anyhow::Result<()
     let status = ferry::services::status::StatusService::new(
         store.clone(),
         services.catalogue,
-        services.sandbox,
+        services.provider,
         services.switches,
         config.status_check_seconds,
     );

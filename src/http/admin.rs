@@ -137,6 +137,9 @@ mod tests {
 #[derive(Deserialize)]
 struct OutageRequest {
     down: bool,
+    /// Down by hanging (never answering) rather than by failing at once.
+    #[serde(default)]
+    hang: bool,
 }
 
 /// Starts or ends a simulated outage of the sandbox provider.
@@ -144,9 +147,15 @@ async fn set_sandbox_outage(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<OutageRequest>,
 ) -> Json<serde_json::Value> {
-    state.sandbox.set_outage(body.down);
-    tracing::warn!(down = body.down, "sandbox outage simulation switched");
-    Json(serde_json::json!({ "down": body.down }))
+    use crate::providers::sandbox::SimulatedOutage;
+    let outage = match (body.down, body.hang) {
+        (false, _) => SimulatedOutage::None,
+        (true, false) => SimulatedOutage::Failing,
+        (true, true) => SimulatedOutage::Hanging,
+    };
+    state.sandbox.set_outage(outage);
+    tracing::warn!(?outage, "sandbox outage simulation switched");
+    Json(serde_json::json!({ "down": body.down, "hang": body.hang }))
 }
 
 #[derive(Deserialize)]

@@ -4,6 +4,9 @@
 
 pub mod sandbox;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use async_trait::async_trait;
 use rust_decimal::Decimal;
 
@@ -61,4 +64,58 @@ pub trait LiquidityProvider: Send + Sync + 'static {
 
     /// Rate, limits, reserve and network fee of `from → to`.
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError>;
+}
+
+/// Any provider with a deadline on every call it makes over the network: a provider that hangs
+/// then fails like one that is down, and the customer gets an answer (a fallback estimate, no
+/// half-made order) instead of waiting.
+pub struct Deadline {
+    inner: Arc<dyn LiquidityProvider>,
+    limit: Duration,
+}
+
+impl Deadline {
+    pub fn new(inner: Arc<dyn LiquidityProvider>, limit: Duration) -> Deadline {
+        Deadline { inner, limit }
+    }
+
+    async fn within<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, ProviderError>>,
+    ) -> Result<T, ProviderError> {
+        tokio::time::timeout(self.limit, call)
+            .await
+            .unwrap_or_else(|_| {
+                Err(ProviderError::Unavailable(format!(
+                    "no answer within {} ms",
+                    self.limit.as_millis()
+                )))
+            })
+    }
+}
+
+#[async_trait]
+impl LiquidityProvider for Deadline {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn availability(&self, currency: &Currency) -> Availability {
+        self.inner.availability(currency)
+    }
+
+    fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {
+        self.inner.reference_usd(currency)
+    }
+
+    async fn deposit_address(
+        &self,
+        currency: &Currency,
+    ) -> Result<(String, Option<String>), ProviderError> {
+        self.within(self.inner.deposit_address(currency)).await
+    }
+
+    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
+        self.within(self.inner.market(from, to)).await
+    }
 }

@@ -8,6 +8,7 @@ mod contact;
 mod content;
 mod durability;
 mod exchange;
+mod faults;
 mod helpers;
 mod markets;
 mod oauth;

@@ -1,6 +1,6 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use async_trait::async_trait;
 use rand::rngs::StdRng;
@@ -27,13 +27,21 @@ pub struct SandboxConfig {
     pub maintenance: HashSet<String>,
 }
 
+/// What a simulated outage looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimulatedOutage {
+    None,
+    Failing,
+    Hanging,
+}
+
 pub struct SandboxMarket {
     catalogue: &'static Catalogue,
     maintenance: HashSet<String>,
     state: RwLock<WalkState>,
-    /// A simulated outage: every quote and deposit address fails (operators and tests use it
-    /// to see what customers and the status page see when a provider is down).
-    outage: AtomicBool,
+    /// A simulated outage (operators and tests use it to see what customers and the status
+    /// page see when a provider is down): 0 none, 1 every call fails, 2 every call hangs.
+    outage: AtomicU8,
 }
 
 struct WalkState {
@@ -70,21 +78,27 @@ impl SandboxMarket {
                 drift,
                 reserve_usd,
             }),
-            outage: AtomicBool::new(false),
+            outage: AtomicU8::new(0),
         }
     }
 
     /// One step of the random walk for every currency. Stablecoins stay within a cent.
     /// Starts or ends a simulated outage.
-    pub fn set_outage(&self, down: bool) {
-        self.outage.store(down, Ordering::Relaxed);
+    pub fn set_outage(&self, outage: SimulatedOutage) {
+        let code = match outage {
+            SimulatedOutage::None => 0,
+            SimulatedOutage::Failing => 1,
+            SimulatedOutage::Hanging => 2,
+        };
+        self.outage.store(code, Ordering::Relaxed);
     }
 
-    fn check_up(&self) -> Result<(), ProviderError> {
-        if self.outage.load(Ordering::Relaxed) {
-            Err(ProviderError::Unavailable("simulated outage".into()))
-        } else {
-            Ok(())
+    async fn check_up(&self) -> Result<(), ProviderError> {
+        match self.outage.load(Ordering::Relaxed) {
+            0 => Ok(()),
+            1 => Err(ProviderError::Unavailable("simulated outage".into())),
+            // A provider that never answers: only a caller's deadline ends the wait.
+            _ => std::future::pending().await,
         }
     }
 
@@ -167,7 +181,7 @@ impl LiquidityProvider for SandboxMarket {
         &self,
         currency: &Currency,
     ) -> Result<(String, Option<String>), ProviderError> {
-        self.check_up()?;
+        self.check_up().await?;
         Ok(super::addresses::deposit_address(
             currency,
             &mut rand::rng(),
@@ -175,7 +189,7 @@ impl LiquidityProvider for SandboxMarket {
     }
 
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
-        self.check_up()?;
+        self.check_up().await?;
         let from_usd = self.usd_price(from);
         let to_usd = self.usd_price(to);
         if from_usd.is_zero() || to_usd.is_zero() {

@@ -6,4 +6,4 @@
 pub mod addresses;
 mod market;
 
-pub use market::{SandboxConfig, SandboxMarket};
+pub use market::{SandboxConfig, SandboxMarket, SimulatedOutage};
