@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup bench clean
+.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup fuzz-api bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -53,9 +53,12 @@ e2e-setup: $(E2E_DEPS)
 e2e: e2e-setup build ## Playwright in Chromium against the release binary
 	cd e2e && $(NPM) test
 
+fuzz-api: build ## Schemathesis over every operation of /api/openapi.json (no 5xx, answers as documented)
+	./scripts/api-fuzz.sh
+
 lint: fmt-check clippy test-web
 
-test: fmt-check clippy test-rust test-web e2e ## everything CI runs
+test: fmt-check clippy test-rust test-web e2e fuzz-api ## everything CI runs
 	@echo "make test: all suites passed"
 
 bench: build ## measure throughput, latency, RSS and start-up; writes docs/benchmarks.md

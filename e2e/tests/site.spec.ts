@@ -190,3 +190,35 @@ test('the server writes each route head: pair titles, canonical, noindex and a 4
   const orders = await (await request.get('/orders')).text();
   expect(orders).toContain('<meta name="robots" content="noindex" data-server-head />');
 });
+
+const ROUTE_TITLES: [string, string][] = [
+  ['/markets', 'markets.title'],
+  ['/help', 'help.title'],
+  ['/faq', 'faqPage.title'],
+  ['/status', 'status.title'],
+  ['/contact', 'contact.title'],
+  ['/blog', 'blog.title'],
+  ['/about', 'about.title'],
+  ['/presale', 'presale.title'],
+  ['/language-test', 'languageTest.title'],
+  ['/signin', 'account.signIn.title'],
+  ['/signup', 'account.signUp.title'],
+  ['/forgot-password', 'account.forgot.title'],
+];
+
+test('each page renders its main heading in English and in German', async ({ page }) => {
+  for (const [path, key] of ROUTE_TITLES) {
+    for (const language of ['en', 'de']) {
+      await page.goto(`${path}?lang=${language}`);
+      await expect(page.getByRole('heading', { level: 1 }), `${path} in ${language}`).toHaveText(
+        texts(language)(key).replace('{{siteName}}', 'Ferry'),
+      );
+    }
+  }
+});
+
+test('the home page has no serious accessibility violations', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Recent transactions' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+});

@@ -2,7 +2,7 @@
 //! logout, user, e-mail verification, password reset, orders) and what the profile page needs
 //! beyond them (`/api/account/…`).
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{delete, get, post};
@@ -16,7 +16,7 @@ use super::auth::{
     set_cookie,
 };
 use super::error::ApiError;
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ApiQuery};
 use crate::services::accounts::{CHALLENGE_SECONDS, IssuedSession, LoginOutcome, Registration};
 use crate::services::oauth::{OAuthError, Provider};
 use crate::store::{OrderRecord, SessionRecord, UserRecord};
@@ -106,7 +106,7 @@ fn append_cookie(response: &mut Response, value: &str) {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct RegisterRequest {
     email: String,
     password: String,
@@ -120,6 +120,14 @@ struct RegisterRequest {
     _username: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/register",
+    tag = "accounts",
+    summary = "Create an account; answers the user and a session token",
+    request_body = RegisterRequest,
+    responses((status = 201, description = "OK", body = serde_json::Value))
+)]
 async fn register(
     State(state): State<AppState>,
     Client(client): Client,
@@ -155,7 +163,7 @@ async fn register(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct LoginRequest {
     /// The e-mail (spec §7 calls it username); `email` is accepted too.
     #[serde(default)]
@@ -167,6 +175,14 @@ struct LoginRequest {
     remember: bool,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/login",
+    tag = "accounts",
+    summary = "Sign in; answers a token and the user, or requires_2fa with a challenge",
+    request_body = LoginRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn login(
     State(state): State<AppState>,
     Client(client): Client,
@@ -209,7 +225,7 @@ async fn login(
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct SecondFactorRequest {
     #[serde(default)]
     username: Option<String>,
@@ -221,6 +237,14 @@ struct SecondFactorRequest {
     challenge: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/two-factor/login",
+    tag = "accounts",
+    summary = "The code step of sign-in (TOTP or recovery code)",
+    request_body = SecondFactorRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn login_second_factor(
     State(state): State<AppState>,
     Client(client): Client,
@@ -250,6 +274,13 @@ async fn login_second_factor(
     Ok(response)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/logout",
+    tag = "accounts",
+    summary = "End this session",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn logout(State(state): State<AppState>, auth: AuthUser) -> Result<Response, ApiError> {
     state.accounts.logout(&auth.session).await?;
     let mut response = Json(json!({ "message": "Logged out" })).into_response();
@@ -260,10 +291,24 @@ async fn logout(State(state): State<AppState>, auth: AuthUser) -> Result<Respons
     Ok(response)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/user",
+    tag = "accounts",
+    summary = "The signed-in user",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_current_user(auth: AuthUser) -> Json<Value> {
     Json(json!({ "user": user_view(&auth.user) }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/email/verification/send",
+    tag = "accounts",
+    summary = "Mail a new verification link",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn send_verification_email(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -277,11 +322,19 @@ async fn send_verification_email(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct TokenRequest {
     token: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/email/verification/verify",
+    tag = "accounts",
+    summary = "Verify the e-mail with the mailed token",
+    request_body = TokenRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn verify_email(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<TokenRequest>,
@@ -295,11 +348,19 @@ async fn verify_email(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ForgotRequest {
     email: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/email/password/forgot",
+    tag = "accounts",
+    summary = "Mail a reset link if the address has an account",
+    request_body = ForgotRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn forgot_password(
     State(state): State<AppState>,
     Client(client): Client,
@@ -314,6 +375,14 @@ async fn forgot_password(
     })))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/email/password/check",
+    tag = "accounts",
+    summary = "Whether a reset token can still be used",
+    request_body = TokenRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn check_reset_link(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<TokenRequest>,
@@ -325,13 +394,21 @@ async fn check_reset_link(
     Ok(Json(json!({ "valid": true })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ResetRequest {
     token: String,
     password: String,
     confirm_password: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/email/password/reset",
+    tag = "accounts",
+    summary = "Set a new password with a reset token",
+    request_body = ResetRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn reset_password(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ResetRequest>,
@@ -368,6 +445,13 @@ fn listed_order(order: &OrderRecord) -> Value {
 /// Most orders one account lists.
 const ORDERS_LIMIT: i64 = 1000;
 
+#[utoipa::path(
+    get,
+    path = "/api/orders",
+    tag = "accounts",
+    summary = "The signed-in user's orders, newest first",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_orders(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -378,11 +462,19 @@ async fn list_orders(
     )))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct HandoffRequest {
     code: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/auth/exchange",
+    tag = "accounts",
+    summary = "Exchange a social sign-in hand-off code for a session",
+    request_body = HandoffRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn redeem_social_sign_in(
     State(state): State<AppState>,
     Client(client): Client,
@@ -401,6 +493,14 @@ async fn redeem_social_sign_in(
 }
 
 /// `GET /api/auth/{google|github}`: off to the provider, or back to sign-in with the reason.
+#[utoipa::path(
+    get,
+    path = "/api/auth/{provider}",
+    tag = "accounts",
+    summary = "Start Google or GitHub sign-in",
+    params(("provider" = String, Path)),
+    responses((status = 303, description = "A redirect"))
+)]
 async fn begin_social_sign_in(
     State(state): State<AppState>,
     Path(provider): Path<String>,
@@ -430,10 +530,18 @@ struct CallbackQuery {
 
 /// The provider sends the browser back here; on success the browser goes on to the sign-in
 /// page with a one-time code in the fragment, which the page exchanges for a session.
+#[utoipa::path(
+    get,
+    path = "/api/auth/{provider}/callback",
+    tag = "accounts",
+    summary = "The OAuth callback",
+    params(("provider" = String, Path), ("code" = Option<String>, Query), ("state" = Option<String>, Query), ("error" = Option<String>, Query)),
+    responses((status = 303, description = "A redirect"))
+)]
 async fn finish_social_sign_in(
     State(state): State<AppState>,
     Path(provider): Path<String>,
-    Query(query): Query<CallbackQuery>,
+    ApiQuery(query): ApiQuery<CallbackQuery>,
 ) -> Result<Redirect, ApiError> {
     let provider = Provider::parse(&provider).ok_or(ApiError::NotFound)?;
     let (Some(code), Some(oauth_state), None) = (query.code, query.state, query.error) else {
@@ -478,7 +586,7 @@ fn social_failure(provider: Provider, reason: &str) -> Redirect {
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ProfileRequest {
     #[serde(default)]
     full_name: Option<String>,
@@ -486,6 +594,14 @@ struct ProfileRequest {
     order_emails: Option<bool>,
 }
 
+#[utoipa::path(
+    patch,
+    path = "/api/account",
+    tag = "accounts",
+    summary = "Change the name or the order e-mail preference",
+    request_body = ProfileRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn update_profile(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -503,12 +619,20 @@ async fn update_profile(
     Ok(Json(json!({ "user": user_view(&user) })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct PasswordCheck {
     #[serde(default)]
     password: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/account/delete",
+    tag = "accounts",
+    summary = "Delete the account",
+    request_body = PasswordCheck,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn delete_account(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -530,7 +654,7 @@ async fn delete_account(
     Ok(response)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ChangePasswordRequest {
     #[serde(default)]
     current_password: String,
@@ -538,6 +662,14 @@ struct ChangePasswordRequest {
     confirm_password: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/account/password",
+    tag = "accounts",
+    summary = "Change the password; other sessions end",
+    request_body = ChangePasswordRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn change_password(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -559,6 +691,13 @@ async fn change_password(
     ))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/account/2fa/setup",
+    tag = "accounts",
+    summary = "A new TOTP secret and otpauth URI",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn begin_two_factor(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -572,11 +711,19 @@ async fn begin_two_factor(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct CodeRequest {
     code: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/account/2fa/enable",
+    tag = "accounts",
+    summary = "Turn on 2FA; answers recovery codes",
+    request_body = CodeRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn enable_two_factor(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -592,13 +739,21 @@ async fn enable_two_factor(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct DisableRequest {
     #[serde(default)]
     password: String,
     code: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/account/2fa/disable",
+    tag = "accounts",
+    summary = "Turn off 2FA",
+    request_body = DisableRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn disable_two_factor(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -630,6 +785,13 @@ fn session_view(session: &SessionRecord, current: &SessionRecord) -> Value {
     })
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/account/sessions",
+    tag = "accounts",
+    summary = "Signed-in sessions",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_sessions(
     State(state): State<AppState>,
     auth: AuthUser,
@@ -645,6 +807,14 @@ async fn list_sessions(
     })))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/account/sessions/{id}",
+    tag = "accounts",
+    summary = "Sign one session out",
+    params(("id" = String, Path)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn revoke_session(
     State(state): State<AppState>,
     auth: AuthUser,

@@ -16,7 +16,7 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/affiliate/click", post(record_affiliate_click))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ClickRequest {
     referral_code: String,
     #[serde(default)]
@@ -24,6 +24,14 @@ struct ClickRequest {
 }
 
 /// Always 202 for a well-formed body: whether the code exists is not the caller's business.
+#[utoipa::path(
+    post,
+    path = "/api/affiliate/click",
+    tag = "affiliate",
+    summary = "Record a referral click",
+    request_body = ClickRequest,
+    responses((status = 202, description = "OK", body = serde_json::Value))
+)]
 async fn record_affiliate_click(
     State(state): State<AppState>,
     ClientAddress(client): ClientAddress,

@@ -17,7 +17,7 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/contact", post(send_contact_message))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ContactRequest {
     #[serde(default)]
     name: String,
@@ -33,6 +33,14 @@ struct ContactRequest {
     website: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/contact",
+    tag = "site",
+    summary = "Send the contact form",
+    request_body = ContactRequest,
+    responses((status = 201, description = "OK", body = serde_json::Value))
+)]
 async fn send_contact_message(
     State(state): State<AppState>,
     ClientAddress(ip): ClientAddress,

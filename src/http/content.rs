@@ -2,7 +2,7 @@
 //! blog filterable by category and tag), `GET /api/content/{collection}/{slug}` (one document,
 //! rendered), `GET /api/help/search?q=` and the blog's RSS feed at `/blog/rss.xml`.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::AppState;
 use super::error::ApiError;
+use super::extract::ApiQuery;
 use crate::services::content::{self, Document, Operator};
 
 /// Blog posts per page of the listing.
@@ -50,9 +51,17 @@ struct ListQuery {
     page: Option<usize>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/content/{collection}",
+    tag = "site",
+    summary = "Documents of a collection (the blog is paged)",
+    params(("collection" = String, Path), ("category" = Option<String>, Query), ("tag" = Option<String>, Query), ("page" = Option<u32>, Query)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_documents(
     Path(collection): Path<String>,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let items = content::list(&collection)
         .ok_or_else(|| ApiError::NotFoundWith("No such collection".into()))?;
@@ -85,6 +94,14 @@ async fn list_documents(
     })))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/content/{collection}/{slug}",
+    tag = "site",
+    summary = "One document, rendered",
+    params(("collection" = String, Path), ("slug" = String, Path)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_document(
     State(state): State<AppState>,
     Path((collection, slug)): Path<(String, String)>,
@@ -100,7 +117,15 @@ struct SearchQuery {
     q: String,
 }
 
-async fn search_help(Query(query): Query<SearchQuery>) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/api/help/search",
+    tag = "site",
+    summary = "Search the help articles",
+    params(("q" = Option<String>, Query)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
+async fn search_help(ApiQuery(query): ApiQuery<SearchQuery>) -> Result<Json<Value>, ApiError> {
     if query.q.len() > 200 {
         return Err(ApiError::BadRequest("The search is too long".into()));
     }

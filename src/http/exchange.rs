@@ -60,6 +60,13 @@ struct AvailableCurrency<'a> {
 #[derive(Clone, Default)]
 pub struct CurrencyListCache(Arc<std::sync::Mutex<Option<(u64, axum::body::Bytes)>>>);
 
+#[utoipa::path(
+    get,
+    path = "/api/available-currencies",
+    tag = "exchange",
+    summary = "Every currency with whether it can be sent and received now",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_available_currencies(State(state): State<AppState>) -> Response {
     let generation = state.switches.generation();
     let cached = state
@@ -120,14 +127,18 @@ fn available_currencies(state: &AppState) -> Vec<AvailableCurrency<'_>> {
         .collect()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ExchangeRateRequest {
     from_currency: String,
     to_currency: String,
+    /// A decimal as a string (or a JSON number).
+    #[schema(value_type = String, example = "0.1")]
     amount: AmountInput,
     #[serde(default = "default_direction")]
+    #[schema(value_type = String, example = "from")]
     direction: Direction,
     #[serde(default = "default_rate_type", rename = "type")]
+    #[schema(value_type = String, example = "float")]
     rate_type: RateType,
 }
 
@@ -184,6 +195,14 @@ pub fn quote_envelope(quote: &Quote) -> serde_json::Value {
     })
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/exchange-rate",
+    tag = "exchange",
+    summary = "A quote",
+    request_body = ExchangeRateRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_exchange_rate(
     State(state): State<AppState>,
     ClientAddress(client): ClientAddress,
@@ -235,7 +254,7 @@ fn rate_limited(retry_after_seconds: u64) -> Response {
     response
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ValidateAddressRequest {
     currency: String,
     address: String,
@@ -245,6 +264,14 @@ struct ValidateAddressRequest {
 
 /// The server's verdict on an address (and tag) for a currency, so the widget can tell a
 /// checksum typo from a wrong format before the order is placed.
+#[utoipa::path(
+    post,
+    path = "/api/validate-address",
+    tag = "exchange",
+    summary = "The server's verdict on an address",
+    request_body = ValidateAddressRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn validate_address(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ValidateAddressRequest>,

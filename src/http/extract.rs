@@ -79,3 +79,29 @@ where
         Ok(ClientAddress(peer))
     }
 }
+
+/// `axum::extract::Query`, with malformed query strings reported as `ApiError`s (JSON), not
+/// axum's plain text.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| ApiQuery(value))
+            .map_err(|rejection| {
+                ApiError::BadRequest(format!(
+                    "Invalid query: {}",
+                    rejection
+                        .body_text()
+                        .trim_start_matches("Failed to deserialize query string: ")
+                ))
+            })
+    }
+}

@@ -11,6 +11,13 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/coins", get(list_coins))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/coins",
+    tag = "site",
+    summary = "Market data of the largest coins",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_coins(State(state): State<AppState>) -> Json<CoinList> {
     Json((*state.markets.current()).clone())
 }

@@ -12,6 +12,7 @@ mod extract;
 mod health;
 mod markets;
 pub mod metrics;
+mod openapi;
 pub mod orders;
 mod security;
 mod seo;
@@ -73,6 +74,7 @@ pub fn router(state: AppState) -> Router {
         .merge(contact::router())
         .merge(status::router())
         .merge(markets::router())
+        .merge(openapi::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);
 

@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::ApiError;
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ApiQuery};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::AmountInput;
@@ -49,11 +49,13 @@ impl From<OrderError> for ApiError {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateOrderRequest {
     from_ccy: String,
     to_ccy: String,
+    /// A decimal as a string (or a JSON number).
+    #[schema(value_type = String, example = "0.1")]
     amount: AmountInput,
     to_address: String,
     #[serde(default)]
@@ -61,8 +63,10 @@ struct CreateOrderRequest {
     #[serde(default)]
     refund_tag: Option<String>,
     #[serde(default = "default_direction")]
+    #[schema(value_type = String, example = "from")]
     direction: Direction,
     #[serde(default = "default_rate_type", rename = "type")]
+    #[schema(value_type = String, example = "float")]
     rate_type: RateType,
     #[serde(default)]
     tag: Option<String>,
@@ -81,6 +85,15 @@ fn default_rate_type() -> RateType {
 /// Longest `Idempotency-Key` accepted.
 const IDEMPOTENCY_KEY_LIMIT: usize = 128;
 
+#[utoipa::path(
+    post,
+    path = "/api/create-order",
+    tag = "exchange",
+    summary = "Create an order",
+    request_body = CreateOrderRequest,
+    params(("idempotency-key" = Option<String>, Header)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn create_order(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
@@ -125,11 +138,19 @@ struct TokenQuery {
     token: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/order-details/{id}",
+    tag = "exchange",
+    summary = "An order, for its token holder or owner",
+    params(("id" = String, Path), ("token" = Option<String>, Query)),
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_order_details(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    ApiQuery(query): ApiQuery<TokenQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let owner = user.as_ref().map(|u| u.user.id.as_str());
     let order = state
@@ -139,12 +160,20 @@ async fn get_order_details(
     Ok(order_answer(&state.orders, &order))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct TrackRequest {
     order_id: String,
 }
 
 /// A public status view: no addresses, no token.
+#[utoipa::path(
+    post,
+    path = "/api/track-order",
+    tag = "exchange",
+    summary = "Public status of an order",
+    request_body = TrackRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn track_order(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<TrackRequest>,
@@ -175,7 +204,7 @@ async fn track_order(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct EmergencyRequest {
     id: String,
     token: String,
@@ -186,6 +215,14 @@ struct EmergencyRequest {
     tag: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/order-emergency",
+    tag = "exchange",
+    summary = "Refund or continue an order that needs a decision",
+    request_body = EmergencyRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn choose_emergency(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<EmergencyRequest>,
@@ -216,7 +253,7 @@ async fn choose_emergency(
     Ok(order_answer(&state.orders, &order))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct RefundAddressRequest {
     id: String,
     token: String,
@@ -225,6 +262,14 @@ struct RefundAddressRequest {
     tag: Option<String>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/order-refund-address",
+    tag = "exchange",
+    summary = "Set or change the refund address",
+    request_body = RefundAddressRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn set_refund_address(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<RefundAddressRequest>,
@@ -243,10 +288,18 @@ async fn set_refund_address(
 /// Server-sent events: every status change of the order as it happens (the history first).
 /// The stream polls the database, so it sees changes made by any replica, and wakes at once on
 /// this replica's own changes.
+#[utoipa::path(
+    get,
+    path = "/api/orders/{id}/events",
+    tag = "exchange",
+    summary = "Server-sent events of the order",
+    params(("id" = String, Path), ("token" = Option<String>, Query)),
+    responses((status = 200, description = "OK", content_type = "text/event-stream", body = String))
+)]
 async fn stream_order_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    ApiQuery(query): ApiQuery<TokenQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let order = state
@@ -320,6 +373,13 @@ struct StreamState {
 }
 
 /// The latest completed orders: real data only, no addresses, ids hashed.
+#[utoipa::path(
+    get,
+    path = "/api/recent-transactions",
+    tag = "exchange",
+    summary = "Recently completed exchanges",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn list_recent_transactions(State(state): State<AppState>) -> Result<Response, ApiError> {
     let orders = state.store.recent_completed_orders(10).await?;
     let list: Vec<Value> = orders

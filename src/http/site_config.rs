@@ -33,6 +33,13 @@ struct Fees {
     fixed_percent: String,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/config",
+    tag = "site",
+    summary = "Public settings of the site",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
     let config = &state.config;
     Json(SiteConfig {

@@ -12,6 +12,13 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/status", get(get_status))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/status",
+    tag = "site",
+    summary = "The measured status",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
 async fn get_status(State(state): State<AppState>) -> Result<Json<StatusReport>, ApiError> {
     Ok(Json(state.status.report(crate::now_unix()).await?))
 }
