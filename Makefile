@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup fuzz-api bench clean
+.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup fuzz-api soak audit bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -55,6 +55,15 @@ e2e: e2e-setup build ## Playwright in Chromium against the release binary
 
 fuzz-api: build ## Schemathesis over every operation of /api/openapi.json (no 5xx, answers as documented)
 	./scripts/api-fuzz.sh
+
+audit: build e2e-setup ## Lighthouse (mobile) on /, /markets, /help and a pair page; prints the four scores
+	cd scripts/audit && $(NPM) install --no-audit --no-fund && node audit.mjs
+
+# The short versions run in every `make test` (3 s of load, one kill -9 round).
+soak: ## load and faults, longer: 200 quoting clients for 60 s, five kill -9 rounds, a hanging provider, an SMTP outage
+	FERRY_SOAK_SECONDS=$${FERRY_SOAK_SECONDS:-60} FERRY_SOAK_ROUNDS=$${FERRY_SOAK_ROUNDS:-5} \
+	FERRY_TEST_DATABASE_URL=$${FERRY_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
+	  cargo test --release --test api -- --nocapture two_hundred_concurrent kill_9 hanging_provider smtp_outage
 
 lint: fmt-check clippy test-web
 

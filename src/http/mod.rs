@@ -16,7 +16,7 @@ mod openapi;
 pub mod orders;
 mod security;
 mod seo;
-mod site_config;
+pub(crate) mod site_config;
 mod spa;
 mod status;
 

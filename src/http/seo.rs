@@ -250,6 +250,7 @@ pub fn render_index(
     public_url: &str,
     path: &str,
     lang: &str,
+    site_config: &str,
 ) -> String {
     let base = public_url.trim_end_matches('/');
     let canonical = format!("{base}{path}");
@@ -267,6 +268,12 @@ pub fn render_index(
         meta.og_type,
         escape(&canonical),
     );
+    // The public settings, so the first paint already knows the site name, fees and sandbox
+    // mode (no layout shift when they arrive).
+    head.push_str(&format!(
+        "\n    <meta name=\"ferry-config\" content=\"{}\" />",
+        escape(site_config)
+    ));
     if meta.noindex {
         head.push_str("\n    <meta name=\"robots\" content=\"noindex\" data-server-head />");
     } else {
@@ -428,9 +435,10 @@ mod tests {
             "https://ferry.example",
             "/exchange/btc-eth",
             "de",
+            "{\"sandbox\":true}",
         );
         assert!(
-            html.contains("<title>Exchange BTC to ETH | Ferry</title>"),
+            html.contains("<title data-server-head>Exchange BTC to ETH | Ferry</title>"),
             "{html}"
         );
         assert!(!html.contains("content=\"old\""), "{html}");
@@ -445,7 +453,17 @@ mod tests {
         );
         assert!(html.contains("<html lang=\"de\">"));
         assert!(!html.contains("noindex"));
-        let private = render_index(INDEX, &meta(true), "https://ferry.example", "/orders", "en");
+        assert!(
+            html.contains("<meta name=\"ferry-config\" content=\"{&quot;sandbox&quot;:true}\" />")
+        );
+        let private = render_index(
+            INDEX,
+            &meta(true),
+            "https://ferry.example",
+            "/orders",
+            "en",
+            "{}",
+        );
         assert!(private.contains("<meta name=\"robots\" content=\"noindex\" data-server-head />"));
         assert!(!private.contains("hreflang"));
     }

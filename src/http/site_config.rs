@@ -12,7 +12,7 @@ pub fn router() -> Router<AppState> {
 }
 
 #[derive(Serialize)]
-struct SiteConfig {
+pub struct SiteConfig {
     site_name: String,
     support_email: String,
     company_name: String,
@@ -41,8 +41,13 @@ struct Fees {
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
+    Json(public_config(&state))
+}
+
+/// The public settings, also written into every page's HTML so the app has them at once.
+pub fn public_config(state: &AppState) -> SiteConfig {
     let config = &state.config;
-    Json(SiteConfig {
+    SiteConfig {
         site_name: config.site_name.clone(),
         support_email: config.support_email.clone(),
         company_name: config.company_name.clone(),
@@ -60,5 +65,5 @@ async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
         default_language: "en",
         sandbox: config.is_sandbox(),
         trusted_since: config.trusted_since,
-    })
+    }
 }

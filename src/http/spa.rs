@@ -64,7 +64,16 @@ fn app_page(state: &AppState, uri: &Uri, index: &str) -> Response {
                 .and_then(Language::parse)
         })
         .map_or("en", |l| l.code());
-    let html = seo::render_index(index, &meta, &state.config.public_url, uri.path(), lang);
+    let site_config =
+        serde_json::to_string(&super::site_config::public_config(state)).unwrap_or_default();
+    let html = seo::render_index(
+        index,
+        &meta,
+        &state.config.public_url,
+        uri.path(),
+        lang,
+        &site_config,
+    );
     (
         seo::status_of(&meta),
         [

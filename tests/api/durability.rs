@@ -37,20 +37,46 @@ fn order_body() -> Value {
     json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"})
 }
 
+/// `make soak` kills and restarts more often: `FERRY_SOAK_ROUNDS` (1 in CI).
+fn soak_rounds() -> usize {
+    std::env::var("FERRY_SOAK_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, address) = start(dir.path());
     let client = reqwest::Client::new();
     let acknowledged: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    for round in 0..soak_rounds() {
+        kill_during_creations(dir.path(), &client, &acknowledged, round).await;
+        verify_after_restart(dir.path(), &client, &acknowledged).await;
+    }
+    eprintln!(
+        "{} rounds: {} acknowledged orders all survived",
+        soak_rounds(),
+        acknowledged.lock().unwrap().len()
+    );
+}
 
+/// Creates orders from eight writers and kills the server with SIGKILL mid-stream.
+async fn kill_during_creations(
+    dir: &std::path::Path,
+    client: &reqwest::Client,
+    acknowledged: &Arc<Mutex<Vec<(String, String, String)>>>,
+    round: usize,
+) {
+    let (mut server, address) = start(dir);
+    let before = acknowledged.lock().unwrap().len();
     let writers: Vec<_> = (0..8)
         .map(|writer| {
             let (client, address, acknowledged) =
                 (client.clone(), address.clone(), acknowledged.clone());
             tokio::spawn(async move {
                 for n in 0.. {
-                    let key = format!("durability-{writer}-{n}");
+                    let key = format!("durability-{round}-{writer}-{n}");
                     let sent = client
                         .post(format!("http://{address}/api/create-order"))
                         .header("idempotency-key", &key)
@@ -74,7 +100,7 @@ async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
         })
         .collect();
 
-    while acknowledged.lock().unwrap().len() < 150 {
+    while acknowledged.lock().unwrap().len() < before + 150 {
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
     server.kill().expect("kill -9");
@@ -82,9 +108,16 @@ async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
     for writer in writers {
         writer.await.unwrap();
     }
-    let acknowledged = acknowledged.lock().unwrap().clone();
+}
 
-    let (mut server, address) = start(dir.path());
+/// Every acknowledged order is there with its events, and retrying it creates nothing new.
+async fn verify_after_restart(
+    dir: &std::path::Path,
+    client: &reqwest::Client,
+    acknowledged: &Arc<Mutex<Vec<(String, String, String)>>>,
+) {
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    let (mut server, address) = start(dir);
     for (key, id, token) in &acknowledged {
         let details: Value = client
             .get(format!(

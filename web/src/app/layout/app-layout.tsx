@@ -24,7 +24,9 @@ export function AppLayout() {
       <LanguageSync />
       <SandboxBanner />
       <Header />
-      <main id="main" className="flex-1">
+      {/* At least a screen tall, so the footer starts below the fold and pages that load their
+          content late never push it around in view. */}
+      <main id="main" className="min-h-screen flex-1">
         <Suspense fallback={<Spinner label={t('common.loading')} />}>
           <Outlet />
         </Suspense>

@@ -19,10 +19,24 @@ export interface SiteConfig {
   trusted_since: number;
 }
 
+/** The settings the server writes into the page (`<meta name="ferry-config">`), if any. */
+export function embeddedSiteConfig(): SiteConfig | undefined {
+  const content = document.querySelector('meta[name="ferry-config"]')?.getAttribute('content');
+  if (!content) return undefined;
+  try {
+    return JSON.parse(content) as SiteConfig;
+  } catch {
+    return undefined;
+  }
+}
+
 export const siteConfigQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/config'],
     queryFn: () => api.get<SiteConfig>('/api/config'),
+    // Known from the first paint when the server wrote it into the page: nothing shifts when
+    // the fees, the site name or the sandbox banner arrive.
+    initialData: embeddedSiteConfig,
   });
 
 export function useSiteConfig() {

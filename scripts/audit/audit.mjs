@@ -1,0 +1,69 @@
+// `make audit`: Lighthouse with mobile emulation on the pages of issue 8 against the release
+// binary (sandbox, SQLite, a fresh data dir). Prints the four category scores per page and
+// fails below the target unless AUDIT_WARN_ONLY=1.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const TARGET = 95;
+const PAGES = ['/', '/markets', '/help', '/exchange/btc-eth'];
+const port = 21000 + Math.floor(Math.random() * 1000);
+const base = `http://127.0.0.1:${port}`;
+
+const server = spawn('../../target/release/ferry', ['serve'], {
+  env: {
+    ...process.env,
+    FERRY_LISTEN: `127.0.0.1:${port}`,
+    FERRY_DATA_DIR: mkdtempSync(join(tmpdir(), 'ferry-audit-')),
+    FERRY_PUBLIC_URL: base,
+    FERRY_LOG: 'warn',
+  },
+  stdio: 'ignore',
+});
+
+async function ready() {
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the server did not start');
+}
+
+let failed = false;
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+try {
+  await ready();
+  console.log('page                  perf  a11y  best  seo');
+  for (const page of PAGES) {
+    const result = await lighthouse(`${base}${page}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    const categories = result?.lhr.categories ?? {};
+    const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((c) =>
+      Math.round((categories[c]?.score ?? 0) * 100),
+    );
+    console.log(`${page.padEnd(20)} ${scores.map((s) => String(s).padStart(5)).join(' ')}`);
+    if (scores.some((s) => s < TARGET)) failed = true;
+  }
+} finally {
+  await chrome.kill();
+  server.kill();
+}
+if (failed) {
+  console.log(`some score is below ${TARGET}`);
+  if (process.env.AUDIT_WARN_ONLY !== '1') process.exit(1);
+}
