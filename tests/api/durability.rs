@@ -37,6 +37,9 @@ fn order_body() -> Value {
     json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"})
 }
 
+/// Orders the server acknowledged: idempotency key, order id, token.
+type Acknowledged = Arc<Mutex<Vec<(String, String, String)>>>;
+
 /// `make soak` kills and restarts more often: `FERRY_SOAK_ROUNDS` (1 in CI).
 fn soak_rounds() -> usize {
     std::env::var("FERRY_SOAK_ROUNDS")
@@ -49,7 +52,7 @@ fn soak_rounds() -> usize {
 async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
     let dir = tempfile::tempdir().unwrap();
     let client = reqwest::Client::new();
-    let acknowledged: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    let acknowledged: Acknowledged = Arc::default();
     for round in 0..soak_rounds() {
         kill_during_creations(dir.path(), &client, &acknowledged, round).await;
         verify_after_restart(dir.path(), &client, &acknowledged).await;
@@ -65,7 +68,7 @@ async fn orders_acknowledged_before_a_kill_9_survive_the_restart() {
 async fn kill_during_creations(
     dir: &std::path::Path,
     client: &reqwest::Client,
-    acknowledged: &Arc<Mutex<Vec<(String, String, String)>>>,
+    acknowledged: &Acknowledged,
     round: usize,
 ) {
     let (mut server, address) = start(dir);
@@ -114,7 +117,7 @@ async fn kill_during_creations(
 async fn verify_after_restart(
     dir: &std::path::Path,
     client: &reqwest::Client,
-    acknowledged: &Arc<Mutex<Vec<(String, String, String)>>>,
+    acknowledged: &Acknowledged,
 ) {
     let acknowledged = acknowledged.lock().unwrap().clone();
     let (mut server, address) = start(dir);
