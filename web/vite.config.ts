@@ -24,6 +24,8 @@ export default defineConfig({
     },
   },
   build: {
+    // The server reads it to preload each route's chunks with the page (src/http/spa.rs).
+    manifest: 'manifest.json',
     target: 'es2022',
     sourcemap: false,
     assetsInlineLimit: 0,

@@ -74,6 +74,7 @@ fn app_page(state: &AppState, uri: &Uri, index: &str) -> Response {
         lang,
         &site_config,
     );
+    let html = with_route_preloads(html, uri.path(), lang);
     (
         seo::status_of(&meta),
         [
@@ -83,6 +84,78 @@ fn app_page(state: &AppState, uri: &Uri, index: &str) -> Response {
         html,
     )
         .into_response()
+}
+
+/// A chunk of the app as Vite's build manifest lists it.
+#[derive(serde::Deserialize)]
+struct Chunk {
+    file: String,
+    #[serde(default)]
+    imports: Vec<String>,
+    #[serde(default, rename = "isEntry")]
+    is_entry: bool,
+}
+
+fn manifest() -> &'static std::collections::HashMap<String, Chunk> {
+    static MANIFEST: std::sync::OnceLock<std::collections::HashMap<String, Chunk>> =
+        std::sync::OnceLock::new();
+    MANIFEST.get_or_init(|| {
+        WebAssets::get("manifest.json")
+            .and_then(|f| serde_json::from_slice(&f.data).ok())
+            .unwrap_or_default()
+    })
+}
+
+/// The module a route's page is in (the app's lazy routes, `web/src/app/router.tsx`). The
+/// landing page preloads nothing more: what `/` loads up front is budgeted.
+fn route_module(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "/markets" => "src/features/markets/components/markets-page.tsx",
+        "/help" => "src/features/help/components/help-page.tsx",
+        "/faq" => "src/features/faq/components/faq-page.tsx",
+        "/status" => "src/features/status/components/status-page.tsx",
+        "/contact" => "src/features/contact/components/contact-page.tsx",
+        "/about" => "src/features/site/components/about-page.tsx",
+        "/presale" => "src/features/site/components/presale-page.tsx",
+        "/convert" => "src/features/exchange/components/convert-page.tsx",
+        "/exchange/all-pairs" => "src/features/exchange/components/all-pairs-page.tsx",
+        _ if path.starts_with("/help/articles/") => "src/features/help/components/article-page.tsx",
+        _ if path == "/blog" || path.starts_with("/blog/") => {
+            "src/features/blog/components/blog-pages.tsx"
+        }
+        _ if path.starts_with("/exchange/") => "src/app/routes/exchange-pair.tsx",
+        _ => return None,
+    })
+}
+
+/// `<link rel="modulepreload">` for the route's chunk, what it imports and the page texts, so
+/// the browser fetches them with the entry script instead of after it has run.
+fn with_route_preloads(html: String, path: &str, lang: &str) -> String {
+    let Some(module) = route_module(path) else {
+        return html;
+    };
+    let manifest = manifest();
+    let mut files: Vec<&str> = Vec::new();
+    let mut pending = vec![module.to_owned(), format!("src/locales/pages/{lang}.json")];
+    if module.contains("/faq/") {
+        pending.push(format!("src/locales/faq/{lang}.json"));
+    }
+    while let Some(key) = pending.pop() {
+        let Some(chunk) = manifest.get(&key) else {
+            continue;
+        };
+        if chunk.is_entry || files.contains(&chunk.file.as_str()) {
+            continue;
+        }
+        files.push(&chunk.file);
+        pending.extend(chunk.imports.iter().cloned());
+    }
+    let links: String = files
+        .iter()
+        .filter(|file| !html.contains(&format!("/{file}\"")))
+        .map(|file| format!("    <link rel=\"modulepreload\" crossorigin href=\"/{file}\" />\n"))
+        .collect();
+    html.replacen("</head>", &format!("{links}  </head>"), 1)
 }
 
 /// One embedded file, in the best encoding the client accepts that we have.
