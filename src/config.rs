@@ -137,6 +137,8 @@ pub struct Config {
     /// `FERRY_PROVIDER_TIMEOUT_MS`: how long a liquidity provider may take to answer before
     /// it counts as down for that call.
     pub provider_timeout_ms: u64,
+    /// `FERRY_RATES_REFRESH_SECONDS`: how often `/rates/*.xml` are regenerated.
+    pub rates_refresh_seconds: u64,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -170,6 +172,7 @@ struct Defaults {
     status_check_seconds: u64,
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
+    rates_refresh_seconds: u64,
 }
 
 impl Default for Defaults {
@@ -203,6 +206,7 @@ impl Default for Defaults {
             status_check_seconds: 60,
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
+            rates_refresh_seconds: 60,
         }
     }
 }
@@ -341,6 +345,13 @@ impl Config {
                 "FERRY_COINGECKO_URL",
                 url,
                 "must start with http:// or https://",
+            ));
+        }
+        if self.rates_refresh_seconds == 0 {
+            return Err(invalid(
+                "FERRY_RATES_REFRESH_SECONDS",
+                &0,
+                "must be at least 1",
             ));
         }
         if self.status_check_seconds == 0 {

@@ -29,6 +29,7 @@ use crate::services::mail::Mailer;
 use crate::services::market_data::{LiveSource, MarketData};
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders, StatusMails};
+use crate::services::rate_export::RateExport;
 use crate::services::status::StatusService;
 use crate::store::DynStore;
 
@@ -216,6 +217,16 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         markets.clone(),
         Duration::from_secs(config.markets_refresh_seconds),
     )));
+    let rates = Arc::new(RateExport::new(
+        catalogue,
+        provider.clone(),
+        switches.clone(),
+        config.fees(),
+    ));
+    background.push(tokio::spawn(workers::run_rate_export(
+        rates.clone(),
+        Duration::from_secs(config.rates_refresh_seconds),
+    )));
     background.push(tokio::spawn(workers::run_status_checks(
         status.clone(),
         Duration::from_secs(config.status_check_seconds),
@@ -240,6 +251,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         contact,
         status,
         markets,
+        rates,
         sandbox: sandbox.clone(),
         currency_list: http::exchange::CurrencyListCache::default(),
     };

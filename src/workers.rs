@@ -96,3 +96,16 @@ pub async fn run_market_refresh(
         }
     }
 }
+
+/// Regenerates the rate files for monitoring sites.
+pub async fn run_rate_export(
+    rates: Arc<crate::services::rate_export::RateExport>,
+    every: Duration,
+) {
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        rates.refresh(crate::now_unix()).await;
+    }
+}

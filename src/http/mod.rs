@@ -14,6 +14,7 @@ mod markets;
 pub mod metrics;
 mod openapi;
 pub mod orders;
+mod rates;
 mod security;
 mod seo;
 pub(crate) mod site_config;
@@ -54,6 +55,7 @@ pub struct AppState {
     pub contact: Arc<crate::services::contact::Contact>,
     pub status: Arc<crate::services::status::StatusService>,
     pub markets: Arc<crate::services::market_data::MarketData>,
+    pub rates: Arc<crate::services::rate_export::RateExport>,
     /// The sandbox market itself, for the operator's simulation tools.
     pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
     pub currency_list: exchange::CurrencyListCache,
@@ -84,6 +86,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(content::feed_router())
         .merge(seo::router())
+        .merge(rates::router())
         .fallback(spa::serve)
         .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(axum::middleware::from_fn(metrics::track))

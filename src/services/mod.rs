@@ -10,5 +10,6 @@ pub mod market_data;
 pub mod oauth;
 pub mod orders;
 pub mod quotes;
+pub mod rate_export;
 pub mod status;
 pub mod throttle;

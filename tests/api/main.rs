@@ -14,6 +14,7 @@ mod markets;
 mod oauth;
 mod orders;
 mod platform;
+mod rates;
 mod smtp_sink;
 mod status;
 mod store;

@@ -1,0 +1,125 @@
+//! Rate files for exchange-rate monitors (`../shared/partner-api.md`, "Rate export"):
+//! `/rates/float.xml` and `/rates/fixed.xml`, one item per pair a customer can trade right now,
+//! regenerated on a schedule and served from memory.
+
+use std::sync::{Arc, RwLock};
+
+use rust_decimal::Decimal;
+use sha2::Digest;
+
+use crate::domain::currency::Catalogue;
+use crate::domain::fees::{FeeSchedule, RateType};
+use crate::domain::money::{round_down, to_wire};
+use crate::providers::LiquidityProvider;
+use crate::services::availability::CurrencySwitches;
+
+/// One generated file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateFile {
+    pub xml: String,
+    pub items: usize,
+    /// Strong validator: a hash of the content.
+    pub etag: String,
+    pub generated_at: i64,
+}
+
+pub struct RateExport {
+    catalogue: &'static Catalogue,
+    provider: Arc<dyn LiquidityProvider>,
+    switches: CurrencySwitches,
+    fees: FeeSchedule,
+    float: RwLock<Option<Arc<RateFile>>>,
+    fixed: RwLock<Option<Arc<RateFile>>>,
+}
+
+impl RateExport {
+    pub fn new(
+        catalogue: &'static Catalogue,
+        provider: Arc<dyn LiquidityProvider>,
+        switches: CurrencySwitches,
+        fees: FeeSchedule,
+    ) -> RateExport {
+        RateExport {
+            catalogue,
+            provider,
+            switches,
+            fees,
+            float: RwLock::new(None),
+            fixed: RwLock::new(None),
+        }
+    }
+
+    fn slot(&self, rate_type: RateType) -> &RwLock<Option<Arc<RateFile>>> {
+        match rate_type {
+            RateType::Float => &self.float,
+            RateType::Fixed => &self.fixed,
+        }
+    }
+
+    /// The last generated file; `None` before the first run or while no pair can be traded.
+    pub fn current(&self, rate_type: RateType) -> Option<Arc<RateFile>> {
+        self.slot(rate_type)
+            .read()
+            .expect("rate file lock")
+            .clone()
+            .filter(|f| f.items > 0)
+    }
+
+    /// Regenerates both files.
+    pub async fn refresh(&self, now: i64) {
+        for rate_type in [RateType::Float, RateType::Fixed] {
+            let file = self.generate(rate_type, now).await;
+            *self.slot(rate_type).write().expect("rate file lock") = Some(Arc::new(file));
+        }
+    }
+
+    async fn generate(&self, rate_type: RateType, now: i64) -> RateFile {
+        let keep = Decimal::ONE - self.fees.percent(rate_type) / Decimal::ONE_HUNDRED;
+        let states: Vec<_> = self
+            .catalogue
+            .all()
+            .iter()
+            .map(|c| (c, self.switches.state(self.provider.as_ref(), c)))
+            .collect();
+        let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n");
+        let mut items = 0;
+        for (from, _) in states.iter().filter(|(_, s)| s.send) {
+            for (to, _) in states.iter().filter(|(c, s)| s.recv && c.code != from.code) {
+                let Ok(market) = self.provider.market(from, to).await else {
+                    continue;
+                };
+                let out = round_down(market.rate * keep, to.precision);
+                if market.reserve_to <= Decimal::ZERO || out <= Decimal::ZERO {
+                    continue;
+                }
+                let param = match rate_type {
+                    RateType::Float => "<param>floating</param>",
+                    RateType::Fixed => "",
+                };
+                xml.push_str(&format!(
+                    "<item><from>{}</from><to>{}</to><in>1</in><out>{}</out><amount>{}</amount>\
+                     <minamount>{}</minamount><maxamount>{}</maxamount><tofee>{}</tofee>{param}</item>\n",
+                    from.code,
+                    to.code,
+                    to_wire(out),
+                    to_wire(round_down(market.reserve_to, to.precision)),
+                    to_wire(market.min_from),
+                    to_wire(market.max_from),
+                    to_wire(market.network_fee_to),
+                ));
+                items += 1;
+            }
+        }
+        xml.push_str("</rates>\n");
+        let etag = format!(
+            "\"{}\"",
+            hex::encode(&sha2::Sha256::digest(xml.as_bytes())[..12])
+        );
+        RateFile {
+            xml,
+            items,
+            etag,
+            generated_at: now,
+        }
+    }
+}
