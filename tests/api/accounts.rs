@@ -15,6 +15,7 @@ on_both_backends!(
     a_referral_code_at_sign_up_sets_referred_by,
     sign_in_is_paused_after_five_wrong_passwords,
     two_factor_sign_in_needs_the_challenge_and_a_fresh_code,
+    two_factor_is_turned_off_with_the_password_and_a_code,
     a_password_reset_link_works_once_expires_and_ends_every_session,
     forgot_password_answers_the_same_for_unknown_addresses,
     orders_created_while_signed_in_are_listed_for_their_owner_only,
@@ -975,4 +976,79 @@ async fn profile_changes_and_account_deletion(db: Db) {
             .unwrap()
             .is_none()
     );
+}
+
+async fn two_factor_is_turned_off_with_the_password_and_a_code(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app.register("ivy@example.com", json!({})).await;
+    let post = |path: &'static str, body: Value| {
+        let request = app
+            .client
+            .post(app.url(path))
+            .bearer_auth(&session.token)
+            .json(&body);
+        async move { request.send().await.unwrap() }
+    };
+    let setup = json_of(post("/api/account/2fa/setup", json!({})).await).await;
+    let totp = totp_of(setup["secret"].as_str().unwrap());
+    let now = now_inside_a_step().await;
+    let enabled = json_of(
+        post(
+            "/api/account/2fa/enable",
+            json!({ "code": totp.generate(now) }),
+        )
+        .await,
+    )
+    .await;
+    let recovery: Vec<String> = serde_json::from_value(enabled["recovery_codes"].clone()).unwrap();
+    let again = post("/api/account/2fa/setup", json!({})).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+
+    let wrong_password = post(
+        "/api/account/2fa/disable",
+        json!({ "password": "Nope1nope", "code": recovery[0] }),
+    )
+    .await;
+    assert_eq!(wrong_password.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        json_of(wrong_password).await["message"],
+        "The current password is not correct"
+    );
+    let wrong_code = post(
+        "/api/account/2fa/disable",
+        json!({ "password": PASSWORD, "code": "000000" }),
+    )
+    .await;
+    assert_eq!(
+        json_of(wrong_code).await["message"],
+        "Invalid two-factor code"
+    );
+    let off = post(
+        "/api/account/2fa/disable",
+        json!({ "password": PASSWORD, "code": recovery[0] }),
+    )
+    .await;
+    assert_eq!(off.status(), StatusCode::OK);
+
+    let login = json_of(
+        app.post_json(
+            "/api/login",
+            &json!({ "username": "ivy@example.com", "password": PASSWORD }),
+        )
+        .await,
+    )
+    .await;
+    assert!(login["token"].is_string(), "{login}");
+    assert!(login.get("requires_2fa").is_none());
+    let user = json_of(
+        app.authed(reqwest::Method::GET, "/api/user", &session.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(user["user"]["two_factor_enabled"], false);
 }
