@@ -207,6 +207,7 @@ const ROUTE_TITLES: [string, string][] = [
   ['/signin', 'account.signIn.title'],
   ['/signup', 'account.signUp.title'],
   ['/forgot-password', 'account.forgot.title'],
+  ['/api-docs', 'apiDocs.title'],
 ];
 
 test('each page renders its main heading in English and in German', async ({ page }) => {
@@ -224,4 +225,16 @@ test('the home page has no serious accessibility violations', async ({ page }) =
   await page.goto('/');
   await expect(page.getByRole('region', { name: 'Recent transactions' })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
+});
+
+test('the API documentation lists every operation from the OpenAPI document', async ({ page }) => {
+  await page.goto('/api-docs');
+  const exchange = page.getByRole('region', { name: en('apiDocs.groups.exchange') });
+  await expect(exchange.getByRole('heading', { name: /post\s*\/api\/create-order/i })).toBeVisible();
+  await expect(page.getByRole('region', { name: en('apiDocs.groups.accounts') }).getByRole('heading', { name: /\/api\/register/ })).toBeVisible();
+  await exchange.getByText(en('apiDocs.example')).first().click();
+  await expect(exchange.locator('pre').first()).toContainText('curl -X');
+  await expectNoSeriousAxeViolations(page);
+  await page.goto('/documentation');
+  await expect(page.getByRole('heading', { name: en('apiDocs.title'), level: 1 })).toBeVisible();
 });

@@ -71,6 +71,7 @@ const PresalePage = lazyWithTexts(() => import('@/features/site/components/presa
 const LanguageTestPage = lazyWithTexts(
   () => import('@/features/site/components/language-test-page'),
 );
+const ApiDocsPage = lazyWithTexts(() => import('@/features/api-docs/components/api-docs-page'));
 const MarketsPage = lazyWithTexts(() => import('@/features/markets/components/markets-page'));
 const StatusPage = lazyWithTexts(() => import('@/features/status/components/status-page'));
 const ContactPage = lazyWithTexts(() => import('@/features/contact/components/contact-page'));
@@ -92,6 +93,8 @@ export function createRouter() {
         { path: paths.faq, element: <FaqPage /> },
         { path: paths.status, element: <StatusPage /> },
         { path: paths.markets, element: <MarketsPage /> },
+        { path: paths.apiDocs, element: <ApiDocsPage /> },
+        { path: paths.documentation, element: <ApiDocsPage /> },
         { path: paths.presale, element: <PresalePage /> },
         { path: paths.languageTest, element: <LanguageTestPage /> },
         { path: '/help/articles/:slug', element: <ArticlePage /> },

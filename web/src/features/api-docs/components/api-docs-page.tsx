@@ -1,0 +1,189 @@
+// /api-docs and /documentation: the site API reference, drawn from /api/openapi.json — every
+// operation with its method, path, summary, parameters, request fields and a curl example.
+import { Lock } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+
+import { PageMeta } from '@/components/seo/page-meta';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/utils';
+
+import {
+  type OpenApiDocument,
+  type Operation,
+  type SchemaObject,
+  useOpenApi,
+} from '../api/get-openapi';
+
+const GROUPS = ['exchange', 'accounts', 'site', 'affiliate'] as const;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Calls that need a session (they answer 401 without one). */
+const SIGNED_IN = /^\/api\/(user|orders$|logout|account|email\/verification\/send)/;
+
+function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): SchemaObject | undefined {
+  const ref = schema?.$ref?.replace('#/components/schemas/', '');
+  return ref ? doc.components?.schemas?.[ref] : schema;
+}
+
+function typeOf(schema: SchemaObject): string {
+  return Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
+}
+
+function example(doc: OpenApiDocument, method: string, path: string, operation: Operation): string {
+  const body = resolve(doc, operation.requestBody?.content?.['application/json']?.schema);
+  const sample = Object.fromEntries(
+    Object.entries(body?.properties ?? {})
+      .filter(([name]) => body?.required?.includes(name))
+      .map(([name, field]) => [
+        name,
+        field.example ?? (typeOf(field).startsWith('string') ? '…' : 0),
+      ]),
+  );
+  const lines = [`curl -X ${method.toUpperCase()} "${window.location.origin}${path}"`];
+  if (SIGNED_IN.test(path)) lines.push('  -H "Authorization: Bearer $TOKEN"');
+  if (body) {
+    lines.push("  -H 'Content-Type: application/json'");
+    lines.push(`  -d '${JSON.stringify(sample)}'`);
+  }
+  return lines.join(' \\\n');
+}
+
+function OperationCard({
+  doc,
+  method,
+  path,
+  operation,
+}: {
+  doc: OpenApiDocument;
+  method: string;
+  path: string;
+  operation: Operation;
+}) {
+  const { t } = useTranslation();
+  const body = resolve(doc, operation.requestBody?.content?.['application/json']?.schema);
+  const fields = Object.entries(body?.properties ?? {});
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4">
+      <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">
+        <span
+          className={cn(
+            'rounded px-2 py-0.5 text-xs font-bold uppercase',
+            method === 'get' ? 'bg-teal-100 text-teal-900' : 'bg-indigo-100 text-indigo-900',
+          )}
+        >
+          {method}
+        </span>
+        <span className="break-all text-slate-900">{path}</span>
+        {SIGNED_IN.test(path) ? (
+          <Lock aria-label={t('apiDocs.auth')} className="size-4 text-slate-600" />
+        ) : null}
+      </h3>
+      {operation.summary ? <p className="mt-2 text-slate-700">{operation.summary}</p> : null}
+      {operation.parameters?.length ? (
+        <p className="mt-2 text-sm text-slate-700">
+          {t('apiDocs.parameters')}:{' '}
+          {operation.parameters.map((p) => (
+            <code key={`${p.in}-${p.name}`} className="mr-2 rounded bg-slate-100 px-1">
+              {p.name} ({p.in})
+            </code>
+          ))}
+        </p>
+      ) : null}
+      {fields.length > 0 ? (
+        <table className="mt-3 w-full text-left text-sm">
+          <caption className="text-left font-medium text-slate-800">{t('apiDocs.request')}</caption>
+          <thead className="text-slate-600">
+            <tr>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                {t('apiDocs.field')}
+              </th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                {t('apiDocs.type')}
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                {t('apiDocs.required')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map(([name, field]) => (
+              <tr key={name} className="border-t border-slate-100">
+                <td className="py-1 pr-3 font-mono">{name}</td>
+                <td className="py-1 pr-3">{typeOf(field)}</td>
+                <td className="py-1">
+                  {body?.required?.includes(name) ? t('apiDocs.yes') : t('apiDocs.no')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-medium text-teal-800">
+          {t('apiDocs.example')}
+        </summary>
+        <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">
+          <code>{example(doc, method, path, operation)}</code>
+        </pre>
+      </details>
+    </li>
+  );
+}
+
+export default function ApiDocsPage() {
+  const { t } = useTranslation();
+  const openapi = useOpenApi();
+  return (
+    <div className="mx-auto max-w-5xl space-y-8 px-4 py-12">
+      <PageMeta title={t('apiDocs.title')} description={t('apiDocs.intro')} />
+      <header className="space-y-3">
+        <h1 className="text-4xl font-bold text-slate-900">{t('apiDocs.title')}</h1>
+        <p className="text-slate-700">{t('apiDocs.intro')}</p>
+        <p className="text-slate-700">{t('apiDocs.auth')}</p>
+        <p>
+          <a href="/api/openapi.json" className="font-medium text-teal-800 underline">
+            {t('apiDocs.openapi')}
+          </a>
+        </p>
+        <p className="text-xs text-slate-600">{t('apiDocs.englishNote')}</p>
+      </header>
+      {openapi.isPending ? <Spinner label={t('apiDocs.loading')} /> : null}
+      {openapi.error ? <p role="alert">{t('apiDocs.failed')}</p> : null}
+      {openapi.data
+        ? GROUPS.map((group) => {
+            const doc = openapi.data;
+            const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+              METHODS.flatMap((method) => {
+                const operation = item[method];
+                return operation?.tags?.includes(group) ? [{ path, method, operation }] : [];
+              }),
+            );
+            if (operations.length === 0) return null;
+            return (
+              <section key={group} aria-labelledby={`api-${group}`}>
+                <h2 id={`api-${group}`} className="text-2xl font-semibold text-slate-900">
+                  {t(`apiDocs.groups.${group}`)}
+                </h2>
+                <ul className="mt-4 space-y-3">
+                  {operations.map(({ path, method, operation }) => (
+                    <OperationCard
+                      key={`${method} ${path}`}
+                      doc={doc}
+                      method={method}
+                      path={path}
+                      operation={operation}
+                    />
+                  ))}
+                </ul>
+              </section>
+            );
+          })
+        : null}
+      <section aria-labelledby="partner-api" className="rounded-2xl bg-slate-100 p-6">
+        <h2 id="partner-api" className="text-xl font-semibold text-slate-900">
+          {t('apiDocs.partnerTitle')}
+        </h2>
+        <p className="mt-2 text-slate-700">{t('apiDocs.partnerText')}</p>
+      </section>
+    </div>
+  );
+}
