@@ -139,6 +139,22 @@ pub struct Config {
     pub provider_timeout_ms: u64,
     /// `FERRY_RATES_REFRESH_SECONDS`: how often `/rates/*.xml` are regenerated.
     pub rates_refresh_seconds: u64,
+    /// `FERRY_KEY_SECRET`: the key partner-API and webhook secrets are derived from. Unset, a
+    /// random one is kept in `DATA_DIR/key-secret`; set it (the same on every replica) when
+    /// several replicas share one database.
+    #[serde(default)]
+    pub key_secret: Option<SecretString>,
+    /// `FERRY_AFFILIATE_SHARE_PERCENT`: the partner's share of Ferry's fee on attributed orders.
+    pub affiliate_share_percent: Decimal,
+    /// `FERRY_AFFILIATE_MAX_MARKUP_PERCENT`: the highest `afftax` a partner may add.
+    pub affiliate_max_markup_percent: Decimal,
+    /// `FERRY_AFFILIATE_MIN_PAYOUT_USD`: the smallest balance a partner may ask to be paid.
+    pub affiliate_min_payout_usd: Decimal,
+    /// `FERRY_PARTNER_RATE_PER_MINUTE`: requests one API key may make per minute.
+    pub partner_rate_per_minute: u32,
+    /// `FERRY_WEBHOOK_RETRY_SECONDS`: the first retry delay of an undelivered webhook (doubling
+    /// after, at most an hour, for 24 hours).
+    pub webhook_retry_seconds: u32,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -173,6 +189,11 @@ struct Defaults {
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
     rates_refresh_seconds: u64,
+    affiliate_share_percent: &'static str,
+    affiliate_max_markup_percent: &'static str,
+    affiliate_min_payout_usd: &'static str,
+    partner_rate_per_minute: u32,
+    webhook_retry_seconds: u32,
 }
 
 impl Default for Defaults {
@@ -207,6 +228,11 @@ impl Default for Defaults {
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
             rates_refresh_seconds: 60,
+            affiliate_share_percent: "40",
+            affiliate_max_markup_percent: "3",
+            affiliate_min_payout_usd: "50",
+            partner_rate_per_minute: 600,
+            webhook_retry_seconds: 10,
         }
     }
 }
@@ -350,6 +376,38 @@ impl Config {
         if self.rates_refresh_seconds == 0 {
             return Err(invalid(
                 "FERRY_RATES_REFRESH_SECONDS",
+                &0,
+                "must be at least 1",
+            ));
+        }
+        if self.affiliate_share_percent.is_sign_negative()
+            || self.affiliate_share_percent > Decimal::ONE_HUNDRED
+        {
+            return Err(invalid(
+                "FERRY_AFFILIATE_SHARE_PERCENT",
+                &self.affiliate_share_percent,
+                "must be between 0 and 100",
+            ));
+        }
+        if self.affiliate_max_markup_percent.is_sign_negative()
+            || self.affiliate_max_markup_percent > Decimal::from(10)
+        {
+            return Err(invalid(
+                "FERRY_AFFILIATE_MAX_MARKUP_PERCENT",
+                &self.affiliate_max_markup_percent,
+                "must be between 0 and 10",
+            ));
+        }
+        if self.affiliate_min_payout_usd.is_sign_negative() {
+            return Err(invalid(
+                "FERRY_AFFILIATE_MIN_PAYOUT_USD",
+                &self.affiliate_min_payout_usd,
+                "must not be negative",
+            ));
+        }
+        if self.partner_rate_per_minute == 0 {
+            return Err(invalid(
+                "FERRY_PARTNER_RATE_PER_MINUTE",
                 &0,
                 "must be at least 1",
             ));

@@ -29,6 +29,10 @@ use crate::services::mail::Mailer;
 use crate::services::market_data::{LiveSource, MarketData};
 use crate::services::oauth::{Endpoints, ProviderConfig, SocialSignIn};
 use crate::services::orders::{OrderSettings, Orders, StatusMails};
+use crate::services::partners::Partners;
+use crate::services::partners::keys::{self, ApiKeys};
+use crate::services::partners::ledger::{Ledger, LedgerSettings};
+use crate::services::partners::webhooks::Webhooks;
 use crate::services::rate_export::RateExport;
 use crate::services::status::StatusService;
 use crate::store::DynStore;
@@ -52,6 +56,7 @@ pub struct Services {
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
+    pub partners: Arc<Partners>,
 }
 
 pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Services> {
@@ -77,6 +82,12 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         .await
         .context("loading the currency switches")?;
     let mailer = mailer(config, store.clone())?;
+    let partners = Arc::new(partners(
+        config,
+        store.clone(),
+        catalogue,
+        provider.clone(),
+    )?);
     let orders = Arc::new(
         Orders::new(
             store.clone(),
@@ -93,6 +104,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                     site_name: config.site_name.clone(),
                     public_url: config.public_url.clone(),
                 }),
+                partners: Some(partners.clone()),
             },
         )
         .await
@@ -106,6 +118,51 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         switches,
         orders,
         accounts,
+        partners,
+    })
+}
+
+fn partners(
+    config: &Config,
+    store: DynStore,
+    catalogue: &'static Catalogue,
+    provider: Arc<dyn LiquidityProvider>,
+) -> anyhow::Result<Partners> {
+    use secrecy::ExposeSecret;
+    let master = keys::load_master_key(
+        config.key_secret.as_ref().map(|s| s.expose_secret()),
+        &config.data_dir,
+    )
+    .context("reading or creating DATA_DIR/key-secret")?;
+    if config.key_secret.is_none() && store.backend() == store::Backend::Postgres {
+        tracing::warn!(
+            "FERRY_KEY_SECRET is not set: API keys work only on this replica; set the same secret on every replica"
+        );
+    }
+    let keys = Arc::new(ApiKeys::new(
+        store.clone(),
+        master,
+        config.partner_rate_per_minute,
+    ));
+    Ok(Partners {
+        ledger: Arc::new(Ledger::new(
+            store.clone(),
+            catalogue,
+            provider,
+            config.fees(),
+            LedgerSettings {
+                share_percent: config.affiliate_share_percent,
+                max_markup_percent: config.affiliate_max_markup_percent,
+                min_payout_usd: config.affiliate_min_payout_usd,
+            },
+        )),
+        webhooks: Arc::new(Webhooks::new(
+            store,
+            keys.clone(),
+            catalogue,
+            config.webhook_retry_seconds,
+        )),
+        keys,
     })
 }
 
@@ -175,6 +232,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         switches,
         orders,
         accounts,
+        partners,
     } = services(&config, store.clone()).await?;
     let mut background = vec![
         tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
@@ -188,6 +246,10 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         )),
         tokio::spawn(workers::run_mail_outbox(
             accounts.mailer().clone(),
+            Duration::from_millis(config.worker_interval_ms),
+        )),
+        tokio::spawn(workers::run_webhooks(
+            partners.webhooks.clone(),
             Duration::from_millis(config.worker_interval_ms),
         )),
     ];
@@ -253,6 +315,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         markets,
         rates,
         sandbox: sandbox.clone(),
+        partners,
         currency_list: http::exchange::CurrencyListCache::default(),
     };
     Ok(App {

@@ -52,6 +52,23 @@ enum AdminCommand {
     /// Record incidents for the status page.
     #[command(subcommand)]
     Incident(IncidentCommand),
+    /// Affiliate payout requests.
+    #[command(subcommand)]
+    Payouts(PayoutCommand),
+}
+
+#[derive(Subcommand)]
+enum PayoutCommand {
+    /// List payout requests, oldest first (default: the open ones).
+    List {
+        /// requested, paid, rejected or all.
+        #[arg(long, default_value = "requested")]
+        status: String,
+    },
+    /// Mark a request paid, with the payout's transaction id.
+    Paid { id: String, txid: String },
+    /// Reject a request; its amount returns to the partner's balance.
+    Reject { id: String },
 }
 
 #[derive(Subcommand)]
@@ -113,6 +130,7 @@ fn main() -> ExitCode {
             }
             Command::Admin(AdminCommand::Currency(command)) => currency(config, command).await,
             Command::Admin(AdminCommand::Incident(command)) => incident(config, command).await,
+            Command::Admin(AdminCommand::Payouts(command)) => payouts(config, command).await,
         }
     });
     match result {
@@ -197,6 +215,45 @@ async fn incident(config: Config, command: IncidentCommand) -> anyhow::Result<()
             for i in status.incidents().await? {
                 println!("{}  {:<13} {}", i.id, i.status, i.title);
             }
+        }
+    }
+    store.close().await;
+    Ok(())
+}
+
+async fn payouts(config: Config, command: PayoutCommand) -> anyhow::Result<()> {
+    let store = ferry::store::open(&config.database_url()).await?;
+    let services = ferry::services(&config, store.clone()).await?;
+    let ledger = &services.partners.ledger;
+    let now = ferry::now_unix();
+    match command {
+        PayoutCommand::List { status } => {
+            let filter = (status != "all").then_some(status.as_str());
+            let payouts = ledger.payouts(filter).await?;
+            if payouts.is_empty() {
+                println!("no payout requests ({status})");
+            }
+            for p in payouts {
+                let user = store.find_user(&p.user_id).await?;
+                println!(
+                    "{}  {:<9} ${:<10} {:<8} {}{}  {}",
+                    p.id,
+                    p.status,
+                    p.amount_usd,
+                    p.currency,
+                    p.address,
+                    p.tag.map(|t| format!(" (tag {t})")).unwrap_or_default(),
+                    user.map_or_else(|| "(deleted user)".to_owned(), |u| u.email),
+                );
+            }
+        }
+        PayoutCommand::Paid { id, txid } => {
+            ledger.close_payout(&id, true, Some(&txid), now).await?;
+            println!("{id} paid");
+        }
+        PayoutCommand::Reject { id } => {
+            ledger.close_payout(&id, false, None, now).await?;
+            println!("{id} rejected");
         }
     }
     store.close().await;

@@ -63,6 +63,22 @@ pub async fn run_mail_outbox(mailer: crate::services::mail::Mailer, every: Durat
     }
 }
 
+/// Sends due webhook notifications; a failed round is retried on the next tick.
+pub async fn run_webhooks(
+    webhooks: Arc<crate::services::partners::webhooks::Webhooks>,
+    every: Duration,
+) {
+    let owner = uuid::Uuid::new_v4().to_string();
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        if let Err(error) = webhooks.deliver_due(&owner, crate::now_unix()).await {
+            tracing::warn!(error = %error, "webhook worker: delivery round failed");
+        }
+    }
+}
+
 /// Records a health check of every part of the server, for the status page's uptime.
 pub async fn run_status_checks(
     status: Arc<crate::services::status::StatusService>,

@@ -44,6 +44,14 @@ impl FeeSchedule {
             RateType::Fixed => self.fixed_percent,
         }
     }
+
+    /// The schedule with a partner's markup added to both rates.
+    pub fn with_markup(self, markup_percent: Decimal) -> FeeSchedule {
+        FeeSchedule {
+            float_percent: self.float_percent + markup_percent,
+            fixed_percent: self.fixed_percent + markup_percent,
+        }
+    }
 }
 
 /// What a quote is computed from.

@@ -29,6 +29,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/incidents", get(list_incidents).post(open_incident))
         .route("/contact-messages", get(list_contact_messages))
         .route("/incidents/{id}/updates", post(update_incident))
+        .route("/payouts", get(list_payouts))
+        .route("/payouts/{id}", post(close_payout))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
 }
@@ -233,4 +235,63 @@ async fn list_contact_messages(
             }))
             .collect::<Vec<_>>()
     )))
+}
+
+#[derive(Deserialize)]
+struct PayoutFilter {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// Affiliate payout requests, oldest first (`?status=requested|paid|rejected`).
+async fn list_payouts(
+    State(state): State<AppState>,
+    super::extract::ApiQuery(filter): super::extract::ApiQuery<PayoutFilter>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let payouts = state
+        .partners
+        .ledger
+        .payouts(filter.status.as_deref())
+        .await?;
+    Ok(Json(serde_json::json!(
+        payouts
+            .into_iter()
+            .map(|p| serde_json::json!({
+                "id": p.id, "user_id": p.user_id, "amount_usd": p.amount_usd,
+                "currency": p.currency, "address": p.address, "tag": p.tag,
+                "status": p.status, "txid": p.txid, "created_at": p.created_at,
+                "processed_at": p.processed_at,
+            }))
+            .collect::<Vec<_>>()
+    )))
+}
+
+#[derive(Deserialize)]
+struct ClosePayout {
+    /// `paid` or `rejected`.
+    status: String,
+    #[serde(default)]
+    txid: Option<String>,
+}
+
+async fn close_payout(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ClosePayout>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let paid = match body.status.as_str() {
+        "paid" => true,
+        "rejected" => false,
+        _ => {
+            return Err(ApiError::BadRequest(
+                "status must be paid or rejected".into(),
+            ));
+        }
+    };
+    state
+        .partners
+        .ledger
+        .close_payout(&id, paid, body.txid.as_deref(), crate::now_unix())
+        .await?;
+    Ok(Json(serde_json::json!({ "id": id, "status": body.status })))
 }

@@ -151,7 +151,7 @@ fn default_rate_type() -> RateType {
 }
 
 #[derive(Serialize)]
-struct WireSide {
+pub(crate) struct WireSide {
     amount: String,
     code: &'static str,
     coin: &'static str,
@@ -166,7 +166,7 @@ struct WireSide {
 }
 
 impl WireSide {
-    fn of(side: &QuoteSide, btc: Option<String>) -> WireSide {
+    pub(crate) fn of(side: &QuoteSide, btc: Option<String>) -> WireSide {
         WireSide {
             amount: to_wire(side.amount),
             code: &side.currency.code,

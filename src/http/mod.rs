@@ -14,6 +14,8 @@ mod markets;
 pub mod metrics;
 mod openapi;
 pub mod orders;
+mod partner_api;
+mod partners;
 mod rates;
 mod security;
 mod seo;
@@ -58,6 +60,7 @@ pub struct AppState {
     pub rates: Arc<crate::services::rate_export::RateExport>,
     /// The sandbox market itself, for the operator's simulation tools.
     pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
+    pub partners: Arc<crate::services::partners::Partners>,
     pub currency_list: exchange::CurrencyListCache,
 }
 
@@ -76,6 +79,8 @@ pub fn router(state: AppState) -> Router {
         .merge(contact::router())
         .merge(status::router())
         .merge(markets::router())
+        .merge(partners::router())
+        .merge(partner_api::router())
         .merge(openapi::router())
         .nest("/admin", admin::router(&state))
         .fallback(error::api_not_found);

@@ -72,6 +72,9 @@ struct CreateOrderRequest {
     tag: Option<String>,
     #[serde(default)]
     metadata: Option<String>,
+    /// The referral code the visitor arrived with (`?ref=`), for the affiliate programme.
+    #[serde(default, alias = "referral_code")]
+    referral_code: Option<String>,
 }
 
 fn default_direction() -> Direction {
@@ -109,6 +112,15 @@ async fn create_order(
     if key.is_some_and(|k| k.len() > IDEMPOTENCY_KEY_LIMIT) {
         return Err(ApiError::BadRequest("Idempotency-Key is too long".into()));
     }
+    let affiliate = state
+        .partners
+        .ledger
+        .attribute(
+            user.as_ref().map(|u| &u.user),
+            None,
+            body.referral_code.as_deref(),
+        )
+        .await?;
     let orders = &state.orders;
     let order = orders
         .create(
@@ -125,6 +137,9 @@ async fn create_order(
                 metadata: body.metadata.as_deref(),
                 idempotency_key: key,
                 owner_user_id: user.as_ref().map(|u| u.user.id.as_str()),
+                api_key_id: None,
+                affiliate_user_id: affiliate.as_deref(),
+                partner_fee_percent: None,
             },
             crate::now_unix(),
         )

@@ -9,6 +9,7 @@ pub mod mail;
 pub mod market_data;
 pub mod oauth;
 pub mod orders;
+pub mod partners;
 pub mod quotes;
 pub mod rate_export;
 pub mod status;

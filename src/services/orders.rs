@@ -11,6 +11,7 @@ use sha2::Sha256;
 use tokio::sync::broadcast;
 
 use super::availability::CurrencySwitches;
+use super::partners::Partners;
 use super::quotes::{QuoteError, QuoteIssue, QuoteRequest, QuoteService};
 use crate::domain::address::{AddressError, validate_address, validate_tag};
 use crate::domain::currency::{Catalogue, Currency};
@@ -53,6 +54,12 @@ pub struct NewOrder<'a> {
     pub metadata: Option<&'a str>,
     pub idempotency_key: Option<&'a str>,
     pub owner_user_id: Option<&'a str>,
+    /// The partner API key the order is placed with.
+    pub api_key_id: Option<&'a str>,
+    /// The affiliate the order is attributed to (see `partners::ledger::Ledger::attribute`).
+    pub affiliate_user_id: Option<&'a str>,
+    /// The partner's markup on top of Ferry's fee, in percent (already capped).
+    pub partner_fee_percent: Option<Decimal>,
 }
 
 #[derive(Clone)]
@@ -65,6 +72,8 @@ pub struct OrderSettings {
     pub autopilot_seconds: Option<i64>,
     /// Tells signed-in owners about their orders by mail (when their profile wants it).
     pub status_mails: Option<StatusMails>,
+    /// The partner programme: commissions and webhooks follow every order.
+    pub partners: Option<Arc<Partners>>,
 }
 
 /// What order-status mails need: the outbox and the site's name and address.
@@ -146,13 +155,22 @@ impl Orders {
         self.catalogue.get(code)
     }
 
-    fn quotes(&self) -> QuoteService<'_> {
+    fn quotes(&self, markup: Option<Decimal>) -> QuoteService<'_> {
         QuoteService {
             catalogue: self.catalogue,
             provider: self.provider.as_ref(),
             switches: &self.switches,
-            fees: self.fees,
+            fees: markup.map_or(self.fees, |m| self.fees.with_markup(m)),
         }
+    }
+
+    /// The fee percent an order pays: Ferry's, plus the partner's markup if any.
+    fn fee_percent_of(&self, order: &OrderRecord, rate_type: RateType) -> Decimal {
+        self.fees.percent(rate_type)
+            + order
+                .partner_fee_percent
+                .as_deref()
+                .map_or(Decimal::ZERO, dec)
     }
 
     #[tracing::instrument(skip_all, fields(from = request.from, to = request.to))]
@@ -161,7 +179,7 @@ impl Orders {
             return Ok(existing);
         }
         let quote = self
-            .quotes()
+            .quotes(request.partner_fee_percent)
             .quote(QuoteRequest {
                 from: request.from,
                 to: request.to,
@@ -238,11 +256,22 @@ impl Orders {
                 updated_at: now,
                 finished_at: None,
                 next_step_at: self.settings.autopilot_seconds.map(|s| now + s),
+                api_key_id: request.api_key_id.map(str::to_owned),
+                affiliate_user_id: request.affiliate_user_id.map(str::to_owned),
+                partner_fee_percent: request
+                    .partner_fee_percent
+                    .map(|m| m.normalize().to_string()),
+                notify_email: None,
             };
             match self.store.insert_order(&record).await {
                 Ok(()) => {
                     tracing::info!(order.id = %record.id, "order created");
                     self.notify(&record.id);
+                    if let Some(partners) = &self.settings.partners {
+                        partners
+                            .order_created(&record, &self.token_of(&record.id), now)
+                            .await;
+                    }
                     return Ok(record);
                 }
                 Err(StoreError::Conflict) => {
@@ -398,7 +427,7 @@ impl Orders {
             direction: Direction::From,
             amount: received,
             market_rate: market.rate,
-            fee_percent: self.fees.percent(rate_type),
+            fee_percent: self.fee_percent_of(order, rate_type),
             network_fee: market.network_fee_to,
             from_precision: from.precision,
             to_precision: to.precision,
@@ -646,6 +675,11 @@ impl Orders {
             // The change stands; only its notification is missing.
             tracing::warn!(order.id = %next.id, error = %error, "order-status mail not queued");
         }
+        if let Some(partners) = &self.settings.partners {
+            partners
+                .order_changed(&next, to, &self.token_of(&next.id), now)
+                .await;
+        }
         Ok(next)
     }
 
@@ -657,7 +691,7 @@ impl Orders {
         status: OrderStatus,
         now: i64,
     ) -> Result<(), StoreError> {
-        let (Some(mails), Some(owner)) = (&self.settings.status_mails, &order.owner_user_id) else {
+        let Some(mails) = &self.settings.status_mails else {
             return Ok(());
         };
         let label = match status {
@@ -668,14 +702,21 @@ impl Orders {
             OrderStatus::Failed => "failed",
             _ => return Ok(()),
         };
-        let Some(user) = self
-            .store
-            .find_user(owner)
-            .await?
-            .filter(|u| u.order_emails)
-        else {
-            return Ok(());
-        };
+        let mut recipients = Vec::new();
+        if let Some(owner) = &order.owner_user_id
+            && let Some(user) = self
+                .store
+                .find_user(owner)
+                .await?
+                .filter(|u| u.order_emails)
+        {
+            recipients.push(user.email);
+        }
+        if let Some(email) = &order.notify_email
+            && !recipients.contains(email)
+        {
+            recipients.push(email.clone());
+        }
         let link = format!(
             "{}/order-details/{}",
             mails.public_url.trim_end_matches('/'),
@@ -687,10 +728,31 @@ impl Orders {
             label,
             &link,
         );
-        mails
-            .mailer
-            .enqueue(&user.email, &mail.subject, &mail.body, now)
-            .await
+        for recipient in recipients {
+            mails
+                .mailer
+                .enqueue(&recipient, &mail.subject, &mail.body, now)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sends this order's status mails to `email` too (the partner API's `setEmail`).
+    pub async fn set_notify_email(
+        &self,
+        order: &OrderRecord,
+        email: &str,
+    ) -> Result<(), OrderError> {
+        let email = crate::domain::account::Email::parse(email)
+            .map_err(|_| OrderError::Invalid("Invalid email".into()))?;
+        if !self
+            .store
+            .set_order_email(&order.id, email.as_str())
+            .await?
+        {
+            return Err(OrderError::NotFound);
+        }
+        Ok(())
     }
 
     fn notify(&self, id: &str) {

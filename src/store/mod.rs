@@ -7,6 +7,7 @@
 
 mod accounts;
 mod migrations;
+mod partners;
 pub mod sql;
 mod status;
 
@@ -16,6 +17,9 @@ use async_trait::async_trait;
 
 pub use accounts::{
     AccountStore, MailRecord, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
+};
+pub use partners::{
+    ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
 };
 pub use sql::SqlStore;
 pub use status::{CheckTally, Incident, IncidentUpdate, StatusCheck, StatusStore};
@@ -107,6 +111,14 @@ pub struct OrderRecord {
     pub updated_at: i64,
     pub finished_at: Option<i64>,
     pub next_step_at: Option<i64>,
+    /// The partner API key the order was placed with.
+    pub api_key_id: Option<String>,
+    /// The affiliate (a user id) the order is attributed to.
+    pub affiliate_user_id: Option<String>,
+    /// The partner's markup on top of Ferry's fee (the partner API's `afftax`), in percent.
+    pub partner_fee_percent: Option<String>,
+    /// Where status mails go for an order placed through the partner API (`setEmail`).
+    pub notify_email: Option<String>,
 }
 
 /// A message sent with the contact form.
@@ -133,7 +145,7 @@ pub struct OrderEventRecord {
 }
 
 #[async_trait]
-pub trait Store: AccountStore + StatusStore + Send + Sync + 'static {
+pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'static {
     fn backend(&self) -> Backend;
 
     /// Answers when the database does (for `/readyz`).

@@ -329,7 +329,8 @@ pub(super) const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provid
     from_amount, to_amount, rate, from_usd, to_usd, deposit_address, deposit_tag, to_address, \
     to_tag, refund_address, refund_tag, metadata, owner_user_id, idempotency_key, \
     received_amount, payout_amount, emergency_reason, emergency_choice, created_at, expires_at, \
-    rate_expires_at, updated_at, finished_at, next_step_at";
+    rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, affiliate_user_id, \
+    partner_fee_percent, notify_email";
 
 fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
     Ok(OrderRecord {
@@ -364,6 +365,10 @@ fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
         updated_at: row.try_get("updated_at")?,
         finished_at: row.try_get("finished_at")?,
         next_step_at: row.try_get("next_step_at")?,
+        api_key_id: row.try_get("api_key_id")?,
+        affiliate_user_id: row.try_get("affiliate_user_id")?,
+        partner_fee_percent: row.try_get("partner_fee_percent")?,
+        notify_email: row.try_get("notify_email")?,
     })
 }
 
@@ -396,7 +401,7 @@ impl SqlStore {
         sqlx::query(&format!(
             "INSERT INTO orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
              $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, \
-             $26, $27, $28, $29, $30, $31)"
+             $26, $27, $28, $29, $30, $31, $32, $33, $34, $35)"
         ))
         .bind(&o.id)
         .bind(&o.status)
@@ -429,6 +434,10 @@ impl SqlStore {
         .bind(o.updated_at)
         .bind(o.finished_at)
         .bind(o.next_step_at)
+        .bind(&o.api_key_id)
+        .bind(&o.affiliate_user_id)
+        .bind(&o.partner_fee_percent)
+        .bind(&o.notify_email)
         .execute(&mut *tx)
         .await?;
         append_event(&mut tx, o, Some("created")).await?;

@@ -13,6 +13,7 @@ mod helpers;
 mod markets;
 mod oauth;
 mod orders;
+mod partners;
 mod platform;
 mod rates;
 mod smtp_sink;

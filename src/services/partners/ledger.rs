@@ -1,0 +1,545 @@
+//! The affiliate programme: who an order is attributed to, the commission ledger (pending while
+//! the order runs, available when it completes, reversed when it is refunded or never paid),
+//! the partner's statistics and payout requests.
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+
+use crate::domain::address::{validate_address, validate_tag};
+use crate::domain::currency::Catalogue;
+use crate::domain::fees::{FeeSchedule, RateType};
+use crate::domain::order::OrderStatus;
+use crate::domain::referral::{ReferralCode, day_of};
+use crate::providers::LiquidityProvider;
+use crate::store::{
+    ApiKeyRecord, Commission, DynStore, OrderRecord, Payout, StoreError, UserRecord,
+};
+
+/// Days the partner's chart covers.
+pub const CHART_DAYS: i64 = 90;
+const ORDER_LIST_LIMIT: i64 = 100;
+
+#[derive(Debug, Clone)]
+pub struct LedgerSettings {
+    /// The partner's share of Ferry's fee on an attributed order, in percent.
+    pub share_percent: Decimal,
+    /// The highest markup (`afftax`) a partner may add on top of Ferry's fee, in percent.
+    pub max_markup_percent: Decimal,
+    /// The smallest balance a partner may ask to be paid, in USD.
+    pub min_payout_usd: Decimal,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Payout not found")]
+    NotFound,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Commission states, as stored.
+pub mod state {
+    pub const PENDING: &str = "pending";
+    pub const AVAILABLE: &str = "available";
+    pub const REVERSED: &str = "reversed";
+}
+
+/// Payout request states, as stored.
+pub mod payout_status {
+    pub const REQUESTED: &str = "requested";
+    pub const PAID: &str = "paid";
+    pub const REJECTED: &str = "rejected";
+}
+
+/// One day of the partner's chart (`day` is the Unix time of its UTC midnight).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DayPoint {
+    pub day: i64,
+    pub clicks: i64,
+    pub orders: i64,
+    pub earned_usd: String,
+}
+
+/// An attributed order as the partner sees it: no addresses, no token.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AttributedOrder {
+    pub id: String,
+    pub created_at: i64,
+    pub status: String,
+    pub from_code: String,
+    pub to_code: String,
+    pub from_amount: String,
+    pub volume_usd: String,
+    pub commission_usd: String,
+    pub commission_state: String,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct AffiliateSummary {
+    pub referral_code: String,
+    pub share_percent: String,
+    pub min_payout_usd: String,
+    pub clicks: i64,
+    pub signups: i64,
+    pub orders: i64,
+    pub completed_orders: i64,
+    /// USD volume of completed attributed orders.
+    pub volume_usd: String,
+    /// Commission on completed orders (paid out or not).
+    pub earned_usd: String,
+    pub earned_btc: String,
+    /// Commission on orders still running.
+    pub pending_usd: String,
+    /// Earned, less what was paid or is requested.
+    pub available_usd: String,
+    pub paid_usd: String,
+    pub chart: Vec<DayPoint>,
+    pub recent_orders: Vec<AttributedOrder>,
+    pub payouts: Vec<PayoutView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PayoutView {
+    pub id: String,
+    pub amount_usd: String,
+    pub currency: String,
+    pub address: String,
+    pub status: String,
+    pub txid: Option<String>,
+    pub created_at: i64,
+    pub processed_at: Option<i64>,
+}
+
+impl From<Payout> for PayoutView {
+    fn from(p: Payout) -> Self {
+        PayoutView {
+            id: p.id,
+            amount_usd: p.amount_usd,
+            currency: p.currency,
+            address: p.address,
+            status: p.status,
+            txid: p.txid,
+            created_at: p.created_at,
+            processed_at: p.processed_at,
+        }
+    }
+}
+
+pub struct Ledger {
+    store: DynStore,
+    catalogue: &'static Catalogue,
+    provider: Arc<dyn LiquidityProvider>,
+    fees: FeeSchedule,
+    pub settings: LedgerSettings,
+}
+
+impl Ledger {
+    pub fn new(
+        store: DynStore,
+        catalogue: &'static Catalogue,
+        provider: Arc<dyn LiquidityProvider>,
+        fees: FeeSchedule,
+        settings: LedgerSettings,
+    ) -> Ledger {
+        Ledger {
+            store,
+            catalogue,
+            provider,
+            fees,
+            settings,
+        }
+    }
+
+    /// The partner (a user id) a new order is attributed to: the API key's owner; else the
+    /// user who referred the signed-in customer; else the owner of the referral code the
+    /// visitor carries. Nobody earns on their own orders.
+    pub async fn attribute(
+        &self,
+        customer: Option<&UserRecord>,
+        api_key: Option<&ApiKeyRecord>,
+        referral_code: Option<&str>,
+    ) -> Result<Option<String>, StoreError> {
+        if let Some(key) = api_key {
+            return Ok(Some(key.user_id.clone()));
+        }
+        let code = customer.and_then(|c| c.referred_by.clone()).or_else(|| {
+            referral_code
+                .and_then(ReferralCode::parse)
+                .map(|c| c.as_str().to_owned())
+        });
+        let Some(code) = code else {
+            return Ok(None);
+        };
+        let partner = self.store.find_user_by_referral_code(&code).await?;
+        Ok(partner
+            .filter(|p| customer.is_none_or(|c| c.id != p.id))
+            .map(|p| p.id))
+    }
+
+    /// A markup (`afftax`) within the configured cap.
+    pub fn markup(&self, requested: Option<Decimal>) -> Result<Option<Decimal>, LedgerError> {
+        match requested {
+            None => Ok(None),
+            Some(m) if m.is_zero() => Ok(None),
+            Some(m) if m.is_sign_negative() || m > self.settings.max_markup_percent => {
+                Err(LedgerError::Invalid(format!(
+                    "afftax must be between 0 and {}",
+                    self.settings.max_markup_percent.normalize()
+                )))
+            }
+            Some(m) => Ok(Some(m)),
+        }
+    }
+
+    /// The order's USD volume (what was received, once known) and the partner's commission.
+    fn commission_of(&self, order: &OrderRecord) -> (Decimal, Decimal) {
+        let ordered_usd = dec(&order.from_usd);
+        let volume = match order.received_amount.as_deref().map(dec) {
+            Some(received) if !dec(&order.from_amount).is_zero() => {
+                ordered_usd * received / dec(&order.from_amount)
+            }
+            _ => ordered_usd,
+        };
+        let rate_type = if order.rate_type == "fixed" {
+            RateType::Fixed
+        } else {
+            RateType::Float
+        };
+        let hundred = Decimal::ONE_HUNDRED;
+        let share =
+            volume * self.fees.percent(rate_type) / hundred * self.settings.share_percent / hundred;
+        let markup = order
+            .partner_fee_percent
+            .as_deref()
+            .map_or(Decimal::ZERO, dec);
+        (
+            volume.round_dp(2),
+            (share + volume * markup / hundred).round_dp(6),
+        )
+    }
+
+    /// Opens the pending commission of a newly created, attributed order.
+    pub async fn order_created(&self, order: &OrderRecord, now: i64) -> Result<(), StoreError> {
+        let Some(partner) = &order.affiliate_user_id else {
+            return Ok(());
+        };
+        let (volume, amount) = self.commission_of(order);
+        let commission = Commission {
+            order_id: order.id.clone(),
+            partner_user_id: partner.clone(),
+            state: state::PENDING.into(),
+            volume_usd: text(volume),
+            amount_usd: text(amount),
+            amount_btc: None,
+            created_at: now,
+            updated_at: now,
+        };
+        match self.store.insert_commission(&commission).await {
+            Ok(()) | Err(StoreError::Conflict) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Settles the commission when the order completes (at today's BTC price) or ends unpaid.
+    pub async fn order_changed(
+        &self,
+        order: &OrderRecord,
+        status: OrderStatus,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        if order.affiliate_user_id.is_none() {
+            return Ok(());
+        }
+        let (_, amount) = self.commission_of(order);
+        match status {
+            OrderStatus::Completed => {
+                let btc = self.btc_value(amount);
+                self.store
+                    .settle_commission(
+                        &order.id,
+                        state::AVAILABLE,
+                        &text(amount),
+                        btc.map(text).as_deref(),
+                        now,
+                    )
+                    .await?;
+            }
+            OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Failed => {
+                self.store
+                    .settle_commission(&order.id, state::REVERSED, &text(amount), None, now)
+                    .await?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn btc_value(&self, usd: Decimal) -> Option<Decimal> {
+        let btc = self.catalogue.get("BTC")?;
+        let price = self.provider.reference_usd(btc).unwrap_or(btc.usd);
+        (!price.is_zero()).then(|| (usd / price).round_dp(8))
+    }
+
+    pub async fn summary(
+        &self,
+        user: &UserRecord,
+        now: i64,
+    ) -> Result<AffiliateSummary, StoreError> {
+        let commissions = self.store.commissions_of(&user.id).await?;
+        let payouts = self.store.payouts_of(&user.id).await?;
+        let sum = |state: &str, field: fn(&Commission) -> Decimal| -> Decimal {
+            commissions
+                .iter()
+                .filter(|c| c.state == state)
+                .map(field)
+                .sum()
+        };
+        let earned = sum(state::AVAILABLE, |c| dec(&c.amount_usd));
+        let earned_btc = sum(state::AVAILABLE, |c| {
+            c.amount_btc.as_deref().map_or(Decimal::ZERO, dec)
+        });
+        let spent: Decimal = payouts
+            .iter()
+            .filter(|p| p.status != payout_status::REJECTED)
+            .map(|p| dec(&p.amount_usd))
+            .sum();
+        let paid: Decimal = payouts
+            .iter()
+            .filter(|p| p.status == payout_status::PAID)
+            .map(|p| dec(&p.amount_usd))
+            .sum();
+        let first_day = day_of(now) - (CHART_DAYS - 1);
+        let clicks = self
+            .store
+            .referral_clicks_by_day(&user.referral_code, first_day)
+            .await?;
+        let orders = self
+            .store
+            .attributed_orders(&user.id, ORDER_LIST_LIMIT)
+            .await?;
+        Ok(AffiliateSummary {
+            referral_code: user.referral_code.clone(),
+            share_percent: text(self.settings.share_percent),
+            min_payout_usd: text(self.settings.min_payout_usd),
+            clicks: self
+                .store
+                .count_referral_clicks(&user.referral_code)
+                .await?,
+            signups: self.store.count_referred_users(&user.referral_code).await?,
+            orders: commissions.len() as i64,
+            completed_orders: commissions
+                .iter()
+                .filter(|c| c.state == state::AVAILABLE)
+                .count() as i64,
+            volume_usd: text(sum(state::AVAILABLE, |c| dec(&c.volume_usd)).round_dp(2)),
+            earned_usd: text(earned.round_dp(2)),
+            earned_btc: text(earned_btc.round_dp(8)),
+            pending_usd: text(sum(state::PENDING, |c| dec(&c.amount_usd)).round_dp(2)),
+            available_usd: text(available(earned, spent)),
+            paid_usd: text(paid.round_dp(2)),
+            chart: chart(first_day, &clicks, &commissions),
+            recent_orders: attributed_view(&orders, &commissions),
+            payouts: payouts.into_iter().map(PayoutView::from).collect(),
+        })
+    }
+
+    /// Asks for the whole available balance to be paid to `address` in `currency`.
+    pub async fn request_payout(
+        &self,
+        user: &UserRecord,
+        currency: &str,
+        address: &str,
+        tag: Option<&str>,
+        now: i64,
+    ) -> Result<Payout, LedgerError> {
+        let coin = self
+            .catalogue
+            .get(currency)
+            .ok_or_else(|| LedgerError::Invalid("Choose a payout currency".into()))?;
+        let address = address.trim();
+        validate_address(coin.family, &coin.network, address).map_err(|_| {
+            LedgerError::Invalid(format!(
+                "Invalid {} ({}) address",
+                coin.coin,
+                coin.network_label()
+            ))
+        })?;
+        let tag = tag.map(str::trim).filter(|t| !t.is_empty());
+        if let Some(tag) = tag {
+            validate_tag(coin.family, tag)
+                .map_err(|e| LedgerError::Invalid(format!("Invalid tag: {e}")))?;
+        }
+        let summary = self.summary(user, now).await?;
+        if summary
+            .payouts
+            .iter()
+            .any(|p| p.status == payout_status::REQUESTED)
+        {
+            return Err(already_open());
+        }
+        let amount = dec(&summary.available_usd);
+        if amount < self.settings.min_payout_usd {
+            return Err(LedgerError::Invalid(format!(
+                "The minimum payout is ${}; your available balance is ${}",
+                text(self.settings.min_payout_usd),
+                text(amount)
+            )));
+        }
+        let payout = Payout {
+            id: uuid::Uuid::new_v4().to_string(),
+            user_id: user.id.clone(),
+            amount_usd: text(amount),
+            currency: coin.code.clone(),
+            address: address.to_owned(),
+            tag: tag.map(str::to_owned),
+            status: payout_status::REQUESTED.into(),
+            txid: None,
+            created_at: now,
+            processed_at: None,
+        };
+        match self.store.insert_payout(&payout).await {
+            Ok(()) => Ok(payout),
+            Err(StoreError::Conflict) => Err(already_open()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The operator's queue (`ferry admin payouts`).
+    pub async fn payouts(&self, status: Option<&str>) -> Result<Vec<Payout>, StoreError> {
+        self.store.payouts(status, 500).await
+    }
+
+    /// Marks an open request paid (with the transaction id) or rejected.
+    pub async fn close_payout(
+        &self,
+        id: &str,
+        paid: bool,
+        txid: Option<&str>,
+        now: i64,
+    ) -> Result<(), LedgerError> {
+        let status = if paid {
+            payout_status::PAID
+        } else {
+            payout_status::REJECTED
+        };
+        if self.store.close_payout(id, status, txid, now).await? {
+            Ok(())
+        } else {
+            Err(LedgerError::NotFound)
+        }
+    }
+}
+
+fn already_open() -> LedgerError {
+    LedgerError::Conflict("A payout request is already open".into())
+}
+
+/// What may still be paid out: never negative, to the cent.
+fn available(earned: Decimal, spent: Decimal) -> Decimal {
+    (earned - spent)
+        .max(Decimal::ZERO)
+        .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
+}
+
+fn chart(first_day: i64, clicks: &[(i64, i64)], commissions: &[Commission]) -> Vec<DayPoint> {
+    (first_day..first_day + CHART_DAYS)
+        .map(|day| {
+            let on_day = |t: i64| day_of(t) == day;
+            let orders = commissions.iter().filter(|c| on_day(c.created_at)).count() as i64;
+            let earned: Decimal = commissions
+                .iter()
+                .filter(|c| c.state == state::AVAILABLE && on_day(c.updated_at))
+                .map(|c| dec(&c.amount_usd))
+                .sum();
+            DayPoint {
+                day: day * 86_400,
+                clicks: clicks
+                    .iter()
+                    .find(|(d, _)| *d == day)
+                    .map_or(0, |(_, n)| *n),
+                orders,
+                earned_usd: text(earned.round_dp(2)),
+            }
+        })
+        .collect()
+}
+
+fn attributed_view(orders: &[OrderRecord], commissions: &[Commission]) -> Vec<AttributedOrder> {
+    orders
+        .iter()
+        .map(|o| {
+            let commission = commissions.iter().find(|c| c.order_id == o.id);
+            AttributedOrder {
+                id: o.id.clone(),
+                created_at: o.created_at,
+                status: o.status.clone(),
+                from_code: o.from_code.clone(),
+                to_code: o.to_code.clone(),
+                from_amount: o.from_amount.clone(),
+                volume_usd: commission.map_or_else(|| o.from_usd.clone(), |c| c.volume_usd.clone()),
+                commission_usd: commission.map_or_else(|| "0".into(), |c| c.amount_usd.clone()),
+                commission_state: commission
+                    .map_or_else(|| state::PENDING.into(), |c| c.state.clone()),
+            }
+        })
+        .collect()
+}
+
+fn dec(value: &str) -> Decimal {
+    Decimal::from_str(value).unwrap_or(Decimal::ZERO)
+}
+
+fn text(value: Decimal) -> String {
+    value.normalize().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_available_balance_is_never_negative_and_rounds_down_to_the_cent() {
+        assert_eq!(
+            available(Decimal::new(10_009, 3), Decimal::ZERO),
+            Decimal::new(1000, 2)
+        );
+        assert_eq!(available(Decimal::ONE, Decimal::TWO), Decimal::ZERO);
+    }
+
+    #[test]
+    fn the_chart_has_one_point_per_day_with_that_days_clicks_and_earnings() {
+        let first = 20_000;
+        let commission = |state: &str, at: i64| Commission {
+            order_id: format!("{state}{at}"),
+            partner_user_id: "p".into(),
+            state: state.into(),
+            volume_usd: "100".into(),
+            amount_usd: "0.25".into(),
+            amount_btc: None,
+            created_at: at,
+            updated_at: at,
+        };
+        let points = chart(
+            first,
+            &[(first, 3), (first + 89, 1)],
+            &[
+                commission(state::AVAILABLE, first * 86_400 + 5),
+                commission(state::PENDING, first * 86_400 + 6),
+                commission(state::AVAILABLE, (first + 1) * 86_400),
+            ],
+        );
+        assert_eq!(points.len(), 90);
+        assert_eq!(points[0].day, first * 86_400);
+        assert_eq!((points[0].clicks, points[0].orders), (3, 2));
+        assert_eq!(points[0].earned_usd, "0.25");
+        assert_eq!(points[1].earned_usd, "0.25");
+        assert_eq!(points[89].clicks, 1);
+        assert_eq!(points[50].earned_usd, "0");
+    }
+}

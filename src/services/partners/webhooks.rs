@@ -1,0 +1,222 @@
+//! Webhooks: every status change of an order placed with a key (or attributed to its owner) is
+//! POSTed to the key's webhook URL as JSON, signed with the key's webhook secret, from a
+//! persisted queue with exponential backoff for 24 hours.
+//!
+//! Headers: `X-Ferry-Signature` = lowercase hex HMAC-SHA256 of the exact body bytes under the
+//! webhook secret; `X-Ferry-Timestamp` = the Unix time the event happened, also in the body,
+//! so a receiver can refuse old replays.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::keys::{ApiKeys, sign};
+use super::wire::{order_object, partner_status};
+use crate::domain::currency::Catalogue;
+use crate::domain::order::OrderStatus;
+use crate::store::{
+    ApiKeyRecord, DeliveryAttempt, DynStore, OrderRecord, StoreError, WebhookDelivery,
+};
+
+/// How long a notification is retried.
+pub const RETRY_WINDOW_SECONDS: i64 = 24 * 3600;
+const MAX_RETRY_SECONDS: i64 = 3600;
+const LEASE_SECONDS: i64 = 60;
+const TIMEOUT: Duration = Duration::from_secs(10);
+/// How much of a failed answer is kept in the delivery log.
+const ERROR_LIMIT: usize = 200;
+
+pub struct Webhooks {
+    store: DynStore,
+    keys: Arc<ApiKeys>,
+    catalogue: &'static Catalogue,
+    client: reqwest::Client,
+    first_retry_seconds: i64,
+}
+
+impl Webhooks {
+    /// `first_retry_seconds`: the wait after the first failure, doubling after each.
+    pub fn new(
+        store: DynStore,
+        keys: Arc<ApiKeys>,
+        catalogue: &'static Catalogue,
+        first_retry_seconds: u32,
+    ) -> Webhooks {
+        let client = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent("Ferry-Webhooks/1")
+            .build()
+            .expect("a TLS backend is compiled in");
+        Webhooks {
+            store,
+            keys,
+            catalogue,
+            client,
+            first_retry_seconds: i64::from(first_retry_seconds.max(1)),
+        }
+    }
+
+    /// The keys to tell about `order`: the key it was placed with, else every key of the
+    /// partner it is attributed to; only active keys with a webhook.
+    async fn targets(&self, order: &OrderRecord) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        let keys = match (&order.api_key_id, &order.affiliate_user_id) {
+            (Some(id), _) => self.store.find_api_key(id).await?.into_iter().collect(),
+            (None, Some(partner)) => self.store.api_keys_of(partner).await?,
+            (None, None) => Vec::new(),
+        };
+        Ok(keys
+            .into_iter()
+            .filter(|k| k.revoked_at.is_none() && k.webhook_url.is_some())
+            .collect())
+    }
+
+    /// Queues one notification per target for the order's current status.
+    pub async fn order_changed(
+        &self,
+        order: &OrderRecord,
+        token: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let targets = self.targets(order).await?;
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+        let events = self.store.order_events(&order.id, 0).await?;
+        let body = json!({
+            "event": "order.status",
+            "timestamp": now,
+            "status": partner_status(status),
+            "siteStatus": order.status,
+            "data": order_object(order, &events, self.catalogue, token, now),
+        })
+        .to_string();
+        for key in targets {
+            self.store
+                .insert_webhook_delivery(&WebhookDelivery {
+                    id: uuid::Uuid::new_v4().to_string(),
+                    api_key_id: key.id,
+                    order_id: order.id.clone(),
+                    order_status: order.status.clone(),
+                    body: body.clone(),
+                    created_at: now,
+                    give_up_at: now + RETRY_WINDOW_SECONDS,
+                    attempts: 0,
+                    next_attempt_at: Some(now),
+                    delivered_at: None,
+                    last_status_code: None,
+                    last_error: None,
+                })
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Sends every notification that is due. Returns how many were delivered.
+    pub async fn deliver_due(&self, owner: &str, now: i64) -> Result<usize, StoreError> {
+        let due = self
+            .store
+            .lease_due_webhooks(now, owner, LEASE_SECONDS, 20)
+            .await?;
+        let mut delivered = 0;
+        for delivery in due {
+            let attempt = self.attempt(&delivery, now).await?;
+            if attempt.delivered_at.is_some() {
+                delivered += 1;
+            }
+            self.store
+                .record_webhook_attempt(&delivery.id, &attempt)
+                .await?;
+        }
+        Ok(delivered)
+    }
+
+    async fn attempt(
+        &self,
+        delivery: &WebhookDelivery,
+        now: i64,
+    ) -> Result<DeliveryAttempt, StoreError> {
+        let key = self
+            .store
+            .find_api_key(&delivery.api_key_id)
+            .await?
+            .filter(|k| k.revoked_at.is_none());
+        let Some((key, url)) = key.and_then(|k| k.webhook_url.clone().map(|u| (k, u))) else {
+            return Ok(DeliveryAttempt {
+                next_attempt_at: None,
+                delivered_at: None,
+                status_code: None,
+                error: Some("the key was revoked or its webhook removed".into()),
+            });
+        };
+        let signature = hex::encode(sign(
+            self.keys.webhook_secret_of(&key).as_bytes(),
+            delivery.body.as_bytes(),
+        ));
+        let timestamp = serde_json::from_str::<serde_json::Value>(&delivery.body)
+            .ok()
+            .and_then(|b| b["timestamp"].as_i64())
+            .unwrap_or(delivery.created_at);
+        let answer = self
+            .client
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("x-ferry-signature", signature)
+            .header("x-ferry-timestamp", timestamp.to_string())
+            .header("x-ferry-delivery", &delivery.id)
+            .body(delivery.body.clone())
+            .send()
+            .await;
+        let (status_code, error) = match answer {
+            Ok(response) if response.status().is_success() => {
+                tracing::info!(delivery = %delivery.id, order.id = %delivery.order_id, "webhook delivered");
+                return Ok(DeliveryAttempt {
+                    next_attempt_at: None,
+                    delivered_at: Some(now),
+                    status_code: Some(i64::from(response.status().as_u16())),
+                    error: None,
+                });
+            }
+            Ok(response) => (
+                Some(i64::from(response.status().as_u16())),
+                format!("answered HTTP {}", response.status().as_u16()),
+            ),
+            // reqwest's error names the URL only; its query could hold a partner's token.
+            Err(e) if e.is_timeout() => (None, "timed out".to_owned()),
+            Err(e) if e.is_connect() => (None, "could not connect".to_owned()),
+            Err(_) => (None, "request failed".to_owned()),
+        };
+        let next = now + backoff(self.first_retry_seconds, delivery.attempts + 1);
+        tracing::warn!(delivery = %delivery.id, error = %error, "webhook not delivered");
+        Ok(DeliveryAttempt {
+            next_attempt_at: (next <= delivery.give_up_at).then_some(next),
+            delivered_at: None,
+            status_code,
+            error: Some(error.chars().take(ERROR_LIMIT).collect()),
+        })
+    }
+}
+
+/// Seconds before the next attempt after `failures` failures: `first`, twice that, four
+/// times … at most an hour.
+pub fn backoff(first: i64, failures: i64) -> i64 {
+    let exponent = (failures - 1).clamp(0, 20) as u32;
+    (first * 2i64.pow(exponent)).min(MAX_RETRY_SECONDS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::backoff;
+
+    #[test]
+    fn retries_back_off_exponentially_up_to_an_hour() {
+        assert_eq!(backoff(10, 1), 10);
+        assert_eq!(backoff(10, 2), 20);
+        assert_eq!(backoff(10, 3), 40);
+        assert_eq!(backoff(10, 9), 2560);
+        assert_eq!(backoff(10, 10), 3600);
+        assert_eq!(backoff(10, 500), 3600);
+    }
+}

@@ -1,0 +1,186 @@
+//! The partner API's order object and statuses (../shared/partner-api.md, "The Order object"),
+//! shared by `/api/v2/order` and the webhooks.
+
+use serde_json::{Value, json};
+
+use crate::domain::currency::{Catalogue, Currency};
+use crate::domain::order::OrderStatus;
+use crate::store::{OrderEventRecord, OrderRecord};
+
+/// A site status as the partner API names it.
+pub fn partner_status(status: OrderStatus) -> &'static str {
+    match status {
+        OrderStatus::New => "NEW",
+        OrderStatus::Confirming => "PENDING",
+        OrderStatus::Exchange => "EXCHANGE",
+        OrderStatus::Sending => "WITHDRAW",
+        OrderStatus::Completed | OrderStatus::Refunded => "DONE",
+        OrderStatus::Expired => "EXPIRED",
+        OrderStatus::Emergency | OrderStatus::Failed => "EMERGENCY",
+    }
+}
+
+/// Ferry's emergency reasons in the partner API's words (a fixed rate that moved after its
+/// window counts as the window having expired).
+fn emergency_status(reason: &str) -> &'static str {
+    match reason {
+        "LESS" => "LESS",
+        "MORE" => "MORE",
+        "LIMIT" => "LIMIT",
+        _ => "EXPIRED",
+    }
+}
+
+/// When the order first reached `status`, from its history.
+fn reached(events: &[OrderEventRecord], statuses: &[&str]) -> Option<i64> {
+    events
+        .iter()
+        .find(|e| statuses.contains(&e.status.as_str()))
+        .map(|e| e.created_at)
+}
+
+fn tx(amount: Option<&str>, at: Option<i64>, confirmations: Option<u32>) -> Value {
+    json!({
+        "id": null,
+        "amount": amount,
+        "fee": null,
+        "ccyfee": null,
+        "timeReg": at,
+        "timeBlock": at,
+        "confirmations": confirmations,
+    })
+}
+
+fn names(currency: Option<&Currency>, code: &str) -> Value {
+    json!({
+        "code": code,
+        "coin": currency.map(|c| c.coin.as_str()),
+        "network": currency.map(|c| c.network.as_str()),
+        "name": currency.map(|c| c.name.as_str()),
+        "alias": code.to_ascii_lowercase(),
+        "tagName": currency.and_then(|c| c.tag.as_deref()),
+    })
+}
+
+fn merge(mut base: Value, extra: Value) -> Value {
+    if let (Some(base), Value::Object(extra)) = (base.as_object_mut(), extra) {
+        base.extend(extra);
+    }
+    base
+}
+
+/// The order object of the partner API.
+pub fn order_object(
+    order: &OrderRecord,
+    events: &[OrderEventRecord],
+    catalogue: &Catalogue,
+    token: &str,
+    now: i64,
+) -> Value {
+    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+    let from = catalogue.get(&order.from_code);
+    let to = catalogue.get(&order.to_code);
+    let deposit_seen =
+        reached(events, &["CONFIRMING", "EMERGENCY"]).filter(|_| order.received_amount.is_some());
+    let confirmed = reached(events, &["EXCHANGE"]);
+    let sent = reached(events, &["COMPLETED"]);
+    let refunded = status == OrderStatus::Refunded;
+    let confirmations = from.map(|c| c.confirmations);
+    let left = if status == OrderStatus::New {
+        (order.expires_at - now).max(0)
+    } else {
+        0
+    };
+    let back = match &order.refund_address {
+        Some(address) => merge(
+            names(from, &order.from_code),
+            json!({
+                "amount": refunded.then_some(order.received_amount.as_deref()).flatten(),
+                "address": address,
+                "tag": order.refund_tag,
+                "tx": tx(
+                    refunded.then_some(order.received_amount.as_deref()).flatten(),
+                    refunded.then_some(order.finished_at).flatten(),
+                    None,
+                ),
+            }),
+        ),
+        None => json!({
+            "code": null, "coin": null, "network": null, "name": null, "alias": null,
+            "amount": null, "address": null, "tag": null, "tagName": null,
+            "tx": tx(None, None, None),
+        }),
+    };
+    json!({
+        "id": order.id,
+        "type": order.rate_type,
+        "email": order.notify_email.clone().unwrap_or_default(),
+        "status": partner_status(status),
+        "token": token,
+        "time": {
+            "reg": order.created_at,
+            "start": deposit_seen,
+            "finish": order.finished_at,
+            "update": order.updated_at,
+            "expiration": order.expires_at,
+            "left": left,
+        },
+        "from": merge(names(from, &order.from_code), json!({
+            "amount": order.received_amount.as_deref().unwrap_or(&order.from_amount),
+            "address": order.deposit_address,
+            "addressAlt": null,
+            "tag": order.deposit_tag,
+            "reqConfirmations": confirmations,
+            "maxConfirmations": confirmations,
+            "tx": tx(
+                order.received_amount.as_deref(),
+                deposit_seen,
+                confirmed.and(confirmations).or(deposit_seen.map(|_| 0)),
+            ),
+        })),
+        "to": merge(names(to, &order.to_code), json!({
+            "amount": order.payout_amount.as_deref().unwrap_or(&order.to_amount),
+            "address": order.to_address,
+            "tag": order.to_tag,
+            "tx": tx(sent.and(order.payout_amount.as_deref()), sent, sent.map(|_| 1)),
+        })),
+        "back": back,
+        "emergency": {
+            "status": order.emergency_reason.as_deref().map(emergency_status).into_iter().collect::<Vec<_>>(),
+            "choice": order.emergency_choice.as_deref().unwrap_or("NONE"),
+            "repeat": "0",
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_site_status_has_its_partner_name() {
+        let pairs = [
+            (OrderStatus::New, "NEW"),
+            (OrderStatus::Confirming, "PENDING"),
+            (OrderStatus::Exchange, "EXCHANGE"),
+            (OrderStatus::Sending, "WITHDRAW"),
+            (OrderStatus::Completed, "DONE"),
+            (OrderStatus::Refunded, "DONE"),
+            (OrderStatus::Expired, "EXPIRED"),
+            (OrderStatus::Emergency, "EMERGENCY"),
+            (OrderStatus::Failed, "EMERGENCY"),
+        ];
+        for (site, partner) in pairs {
+            assert_eq!(partner_status(site), partner, "{site:?}");
+        }
+    }
+
+    #[test]
+    fn emergency_reasons_use_the_partner_vocabulary() {
+        assert_eq!(emergency_status("LESS"), "LESS");
+        assert_eq!(emergency_status("MORE"), "MORE");
+        assert_eq!(emergency_status("LIMIT"), "LIMIT");
+        assert_eq!(emergency_status("EXPIRED"), "EXPIRED");
+        assert_eq!(emergency_status("RATE"), "EXPIRED");
+    }
+}

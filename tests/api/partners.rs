@@ -1,0 +1,904 @@
+//! Partners (issue #7): API keys, the FixedFloat-compatible partner API, the commission
+//! ledger, payouts and webhooks, on SQLite and PostgreSQL. Requests are signed here with the
+//! `hmac` crate directly, never with the server's own helper.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hmac::{Hmac, Mac};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
+use crate::on_both_backends;
+
+const ADMIN: &str = "partners-admin-token";
+const PASSWORD: &str = "Correct1horse";
+const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+
+on_both_backends!(
+    a_partner_trades_through_the_signed_api_and_earns_when_the_order_completes,
+    an_emergency_refund_through_the_api_reverses_the_commission,
+    a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid,
+    webhooks_are_signed_and_retried_after_a_server_error,
+);
+
+/// Lowercase hex HMAC-SHA256 of `body` under `secret`.
+fn hmac_hex(secret: &str, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body);
+    hex::encode(mac.finalize().into_bytes())
+}
+
+#[test]
+fn the_test_signer_matches_the_published_hmac_sha256_vector() {
+    // RFC 4231-style check with the well-known Wikipedia example.
+    assert_eq!(
+        hmac_hex("key", b"The quick brown fox jumps over the lazy dog"),
+        "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8"
+    );
+}
+
+async fn app_on(db: Db) -> Option<TestApp> {
+    spawn_app_with(db, |c| {
+        c.admin_token = Some(ADMIN.into());
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 50;
+        c.webhook_retry_seconds = 1;
+        c.affiliate_min_payout_usd = "0.01".parse().unwrap();
+    })
+    .await
+}
+
+struct Partner {
+    token: String,
+    referral_code: String,
+}
+
+async fn partner(app: &TestApp, email: &str, verified: bool) -> Partner {
+    let response = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": email, "username": email, "password": PASSWORD,
+                     "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let body = json_of(response).await;
+    if verified {
+        let mut user = app.store.find_user_by_email(email).await.unwrap().unwrap();
+        user.email_verified_at = Some(1);
+        app.store.update_user(&user).await.unwrap();
+    }
+    Partner {
+        token: body["token"].as_str().unwrap().to_owned(),
+        referral_code: body["user"]["referral_code"].as_str().unwrap().to_owned(),
+    }
+}
+
+impl TestApp {
+    async fn as_user(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+    ) -> reqwest::RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .bearer_auth(token)
+    }
+
+    async fn create_key(&self, partner: &Partner, permission: &str) -> (String, String, String) {
+        let response = self
+            .as_user(reqwest::Method::POST, "/api/api-keys", &partner.token)
+            .await
+            .json(&json!({ "name": format!("{permission} bot"), "permission": permission }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let body = json_of(response).await;
+        (
+            body["key"]["id"].as_str().unwrap().to_owned(),
+            body["secret"].as_str().unwrap().to_owned(),
+            body["webhook_secret"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// Sends `body` (exact bytes) to `/api/v2/{method}` signed with `secret`.
+    async fn v2_raw(
+        &self,
+        method: &str,
+        key: &str,
+        secret: &str,
+        body: &str,
+    ) -> (StatusCode, Value) {
+        let response = self
+            .client
+            .post(self.url(&format!("/api/v2/{method}")))
+            .header("content-type", "application/json; charset=UTF-8")
+            .header("x-api-key", key)
+            .header("x-api-sign", hmac_hex(secret, body.as_bytes()))
+            .body(body.to_owned())
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        (status, json_of(response).await)
+    }
+
+    async fn v2(&self, method: &str, key: &str, secret: &str, body: &Value) -> Value {
+        let (status, answer) = self.v2_raw(method, key, secret, &body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        answer
+    }
+
+    async fn deposit(&self, id: &str, amount: Option<&str>) {
+        let mut body = json!({ "order_id": id });
+        if let Some(amount) = amount {
+            body["amount"] = json!(amount);
+        }
+        let response = self
+            .client
+            .post(self.url("/api/admin/sandbox/deposit"))
+            .bearer_auth(ADMIN)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+
+    async fn summary(&self, partner: &Partner) -> Value {
+        json_of(
+            self.as_user(reqwest::Method::GET, "/api/affiliate", &partner.token)
+                .await
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    async fn keys_of(&self, partner: &Partner) -> Value {
+        json_of(
+            self.as_user(reqwest::Method::GET, "/api/api-keys", &partner.token)
+                .await
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+}
+
+async fn eventually<F, Fut>(what: &str, mut probe: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..200 {
+        if probe().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("never happened: {what}");
+}
+
+fn commission_of(summary: &Value, order_id: &str) -> Value {
+    summary["recent_orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == order_id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{order_id} not in {summary}"))
+}
+
+fn btc_to_eth(amount: &str, rate_type: &str) -> Value {
+    json!({ "type": rate_type, "fromCcy": "BTC", "toCcy": "ETH", "direction": "from",
+            "amount": amount, "toAddress": ETH_ADDRESS })
+}
+
+async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_completes(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let unverified = partner(&app, "new@example.com", false).await;
+    let refused = app
+        .as_user(reqwest::Method::POST, "/api/api-keys", &unverified.token)
+        .await
+        .json(&json!({ "name": "bot", "permission": "trade" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        json_of(refused).await["message"],
+        "Verify your e-mail address before creating API keys"
+    );
+
+    let alice = partner(&app, "alice@example.com", true).await;
+    let (trade, trade_secret, _) = app.create_key(&alice, "trade").await;
+    let (read, read_secret, _) = app.create_key(&alice, "read").await;
+    assert_ne!(trade_secret, read_secret);
+    let listed = app.keys_of(&alice).await;
+    assert!(
+        !listed.to_string().contains(&trade_secret),
+        "secrets are shown once"
+    );
+
+    // ccies, signed over the exact bytes; Python's json.dumps spacing is fine.
+    let ccies = app.v2("ccies", &read, &read_secret, &json!({})).await;
+    assert_eq!(ccies["code"], 0);
+    let btc = ccies["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "BTC")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (btc["recv"].as_i64(), btc["send"].as_i64()),
+        (Some(1), Some(1))
+    );
+    let spaced = r#"{"type": "float", "fromCcy": "BTC", "toCcy": "ETH", "direction": "from", "amount": "0.1"}"#;
+    let (_, price) = app.v2_raw("price", &read, &read_secret, spaced).await;
+    assert_eq!(price["code"], 0, "{price}");
+    assert!(price["data"]["from"]["min"].is_string());
+    assert_eq!(price["data"]["errors"], json!([]));
+
+    // Refusals: wrong signature, unknown key, no key, a read key creating, a body not JSON.
+    let body = btc_to_eth("0.1", "float").to_string();
+    let (_, wrong) = app.v2_raw("create", &trade, "not-the-secret", &body).await;
+    assert_eq!(
+        (wrong["code"].as_i64(), wrong["msg"].as_str()),
+        (Some(311), Some("Invalid signature"))
+    );
+    let (_, unknown) = app.v2_raw("ccies", "nope", &trade_secret, "{}").await;
+    assert_eq!(unknown["code"], 311);
+    let bare = app
+        .client
+        .post(app.url("/api/v2/ccies"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bare.status(), StatusCode::OK);
+    assert_eq!(json_of(bare).await["code"], 311);
+    let (_, denied) = app.v2_raw("create", &read, &read_secret, &body).await;
+    assert_eq!(denied["code"], 312);
+    let (_, not_json) = app
+        .v2_raw("price", &trade, &trade_secret, "{not json")
+        .await;
+    assert_eq!(not_json["code"], 301);
+    let (_, bad_ccy) = app
+        .v2_raw(
+            "price",
+            &trade,
+            &trade_secret,
+            r#"{"type":"float","fromCcy":"NOPE","toCcy":"ETH","direction":"from","amount":"1"}"#,
+        )
+        .await;
+    assert_eq!(
+        (bad_ccy["code"].as_i64(), bad_ccy["msg"].as_str()),
+        (Some(301), Some("fromCcy is incorrect"))
+    );
+    let mut bad_address = btc_to_eth("0.1", "float");
+    bad_address["toAddress"] = json!("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
+    let bad_address = app.v2("create", &trade, &trade_secret, &bad_address).await;
+    assert_eq!(
+        (bad_address["code"].as_i64(), bad_address["msg"].as_str()),
+        (Some(301), Some("Invalid address"))
+    );
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(20_000));
+    let (status, oversize) = app.v2_raw("price", &trade, &trade_secret, &big).await;
+    assert_eq!(
+        (status, oversize["code"].as_i64()),
+        (StatusCode::PAYLOAD_TOO_LARGE, Some(301))
+    );
+    let before = app.keys_of(&alice).await;
+    let count = |keys: &Value, id: &str| {
+        keys["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["id"] == id)
+            .unwrap()["request_count"]
+            .as_i64()
+            .unwrap()
+    };
+    assert_eq!(count(&before, &read), 2, "refused requests cost nothing");
+    assert_eq!(count(&before, &trade), 0);
+
+    // Create, replay, read back.
+    let created = app.v2_raw("create", &trade, &trade_secret, &body).await.1;
+    assert_eq!(created["code"], 0, "{created}");
+    let order = &created["data"];
+    let id = order["id"].as_str().unwrap().to_owned();
+    let token = order["token"].as_str().unwrap().to_owned();
+    assert_eq!(order["status"], "NEW");
+    assert_eq!(order["to"]["address"], ETH_ADDRESS);
+    assert!(order["time"]["left"].as_i64().unwrap() > 0);
+    assert_eq!(order["emergency"]["choice"], "NONE");
+    let replayed = app.v2_raw("create", &trade, &trade_secret, &body).await.1;
+    assert_eq!(
+        replayed["data"]["id"], id,
+        "a replayed create returns the first order"
+    );
+    let read_back = app
+        .v2(
+            "order",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": token }),
+        )
+        .await;
+    assert_eq!(read_back["data"]["id"], id);
+    let missing = app
+        .v2(
+            "order",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": "00" }),
+        )
+        .await;
+    assert_eq!(missing["code"], 320);
+    let not_now = app
+        .v2(
+            "emergency",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": token, "choice": "EXCHANGE" }),
+        )
+        .await;
+    assert_eq!(not_now["code"], 321);
+    let qr = app
+        .v2(
+            "qr",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": token }),
+        )
+        .await;
+    let codes = qr["data"].as_array().unwrap();
+    assert_eq!(codes.len(), 2);
+    assert!(codes.iter().all(|c| {
+        c["src"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,")
+    }));
+    assert_eq!(codes.iter().filter(|c| c["checked"] == true).count(), 1);
+    let mailed = app
+        .v2(
+            "setEmail",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": token, "email": "watcher@example.com" }),
+        )
+        .await;
+    assert_eq!(mailed["data"], true);
+
+    let mine = json_of(
+        app.as_user(reqwest::Method::GET, "/api/orders", &alice.token)
+            .await
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        mine.as_array().unwrap().iter().any(|o| o["id"] == id),
+        "the key owner sees the order"
+    );
+    assert_eq!(
+        commission_of(&app.summary(&alice).await, &id)["commission_state"],
+        "pending"
+    );
+
+    // The sandbox deposit drives it to DONE; the commission becomes available, in BTC too.
+    app.deposit(&id, None).await;
+    let app_ref = &app;
+    let (id_ref, token_ref) = (&id, &token);
+    let (k, s) = (&trade, &trade_secret);
+    eventually("the order is DONE", || async move {
+        app_ref
+            .v2("order", k, s, &json!({ "id": id_ref, "token": token_ref }))
+            .await["data"]["status"]
+            == "DONE"
+    })
+    .await;
+    let done = app
+        .v2(
+            "order",
+            &trade,
+            &trade_secret,
+            &json!({ "id": id, "token": token }),
+        )
+        .await;
+    assert!(done["data"]["to"]["tx"]["amount"].is_string(), "{done}");
+    assert!(done["data"]["time"]["finish"].is_i64());
+    let summary = app.summary(&alice).await;
+    assert_eq!(
+        commission_of(&summary, &id)["commission_state"],
+        "available"
+    );
+    assert!(
+        summary["earned_usd"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+            > 0.0,
+        "{summary}"
+    );
+    assert!(
+        summary["earned_btc"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+            > 0.0,
+        "{summary}"
+    );
+    let mails = app.store.mail_to("watcher@example.com").await.unwrap();
+    assert!(
+        mails.iter().any(|m| m.body.contains("completed")),
+        "setEmail's address is told"
+    );
+
+    // Revocation works at once.
+    let after = app.keys_of(&alice).await;
+    assert!(count(&after, &trade) >= 7);
+    let revoke = app
+        .as_user(
+            reqwest::Method::DELETE,
+            &format!("/api/api-keys/{trade}"),
+            &alice.token,
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoke.status(), StatusCode::OK);
+    let (_, revoked) = app.v2_raw("ccies", &trade, &trade_secret, "{}").await;
+    assert_eq!(
+        (revoked["code"].as_i64(), revoked["msg"].as_str()),
+        (Some(311), Some("Invalid API key"))
+    );
+}
+
+async fn an_emergency_refund_through_the_api_reverses_the_commission(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let bob = partner(&app, "bob@example.com", true).await;
+    let (key, secret, _) = app.create_key(&bob, "trade").await;
+    let created = app
+        .v2("create", &key, &secret, &btc_to_eth("0.1", "fixed"))
+        .await;
+    assert_eq!(created["code"], 0, "{created}");
+    let id = created["data"]["id"].as_str().unwrap().to_owned();
+    let token = created["data"]["token"].as_str().unwrap().to_owned();
+
+    app.deposit(&id, Some("0.05")).await;
+    let order = app
+        .v2("order", &key, &secret, &json!({ "id": id, "token": token }))
+        .await;
+    assert_eq!(order["data"]["status"], "EMERGENCY");
+    assert_eq!(order["data"]["emergency"]["status"], json!(["LESS"]));
+    let no_address = app
+        .v2(
+            "emergency",
+            &key,
+            &secret,
+            &json!({ "id": id, "token": token, "choice": "REFUND" }),
+        )
+        .await;
+    assert_eq!(
+        (no_address["code"].as_i64(), no_address["msg"].as_str()),
+        (Some(301), Some("address is incorrect"))
+    );
+    let chosen = app
+        .v2(
+            "emergency",
+            &key,
+            &secret,
+            &json!({ "id": id, "token": token, "choice": "REFUND", "address": BTC_ADDRESS }),
+        )
+        .await;
+    assert_eq!(chosen["data"], true, "{chosen}");
+
+    let (app_ref, id_ref, token_ref, k, s) = (&app, &id, &token, &key, &secret);
+    eventually("the refund is DONE", || async move {
+        app_ref
+            .v2("order", k, s, &json!({ "id": id_ref, "token": token_ref }))
+            .await["data"]["status"]
+            == "DONE"
+    })
+    .await;
+    let done = app
+        .v2("order", &key, &secret, &json!({ "id": id, "token": token }))
+        .await;
+    assert_eq!(done["data"]["back"]["address"], BTC_ADDRESS);
+    assert_eq!(done["data"]["back"]["tx"]["amount"], "0.05");
+    assert_eq!(done["data"]["emergency"]["choice"], "REFUND");
+    let summary = app.summary(&bob).await;
+    assert_eq!(commission_of(&summary, &id)["commission_state"], "reversed");
+    assert_eq!(summary["earned_usd"], "0");
+    assert_eq!(summary["available_usd"], "0");
+}
+
+async fn a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid(
+    db: Db,
+) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let carol = partner(&app, "carol@example.com", true).await;
+    let click = app
+        .post_json(
+            "/api/affiliate/click",
+            &json!({ "referral_code": carol.referral_code, "source": "direct" }),
+        )
+        .await;
+    assert_eq!(click.status(), StatusCode::ACCEPTED);
+    let order = json_of(
+        app.post_json(
+            "/api/create-order",
+            &json!({ "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.5", "toAddress": ETH_ADDRESS,
+                     "direction": "from", "type": "float", "referral_code": carol.referral_code }),
+        )
+        .await,
+    )
+    .await;
+    let id = order["data"]["id"].as_str().unwrap().to_owned();
+    // A referred user's orders count too; the partner's own orders do not.
+    let response = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "dave@example.com", "username": "dave@example.com", "password": PASSWORD,
+                     "confirm_password": PASSWORD, "referral_code": carol.referral_code }),
+        )
+        .await;
+    let dave = json_of(response).await["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let daves = json_of(
+        app.as_user(reqwest::Method::POST, "/api/create-order", &dave)
+            .await
+            .json(
+                &json!({ "fromCcy": "ETH", "toCcy": "BTC", "amount": "2", "toAddress": BTC_ADDRESS,
+                           "direction": "from", "type": "float" }),
+            )
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let daves = daves["data"]["id"].as_str().unwrap().to_owned();
+    json_of(
+        app.as_user(reqwest::Method::POST, "/api/create-order", &carol.token)
+            .await
+            .json(&json!({ "fromCcy": "ETH", "toCcy": "BTC", "amount": "2", "toAddress": BTC_ADDRESS,
+                           "direction": "from", "type": "float", "referral_code": carol.referral_code }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+
+    let summary = app.summary(&carol).await;
+    assert_eq!(summary["clicks"], 1);
+    assert_eq!(summary["signups"], 1);
+    assert_eq!(summary["orders"], 2, "{summary}");
+    assert_eq!(summary["chart"].as_array().unwrap().len(), 90);
+    assert_eq!(summary["chart"][89]["clicks"], 1);
+    assert!(
+        summary["referral_link"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/?ref={}", carol.referral_code))
+    );
+
+    let too_early = app
+        .as_user(
+            reqwest::Method::POST,
+            "/api/affiliate/payouts",
+            &carol.token,
+        )
+        .await
+        .json(&json!({ "currency": "BTC", "address": BTC_ADDRESS }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        too_early.status(),
+        StatusCode::BAD_REQUEST,
+        "nothing is available before completion"
+    );
+
+    app.deposit(&id, None).await;
+    app.deposit(&daves, None).await;
+    let app_ref = &app;
+    let carol_ref = &carol;
+    eventually("both commissions are available", || async move {
+        app_ref.summary(carol_ref).await["completed_orders"] == 2
+    })
+    .await;
+    let summary = app.summary(&carol).await;
+    let earned: f64 = summary["earned_usd"].as_str().unwrap().parse().unwrap();
+    assert!(earned > 0.0);
+    assert_eq!(summary["available_usd"], summary["earned_usd"]);
+
+    let bad_address = app
+        .as_user(
+            reqwest::Method::POST,
+            "/api/affiliate/payouts",
+            &carol.token,
+        )
+        .await
+        .json(
+            &json!({ "currency": "BTC", "address": "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5" }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_address.status(), StatusCode::BAD_REQUEST);
+    let requested = app
+        .as_user(
+            reqwest::Method::POST,
+            "/api/affiliate/payouts",
+            &carol.token,
+        )
+        .await
+        .json(&json!({ "currency": "BTC", "address": BTC_ADDRESS }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(requested.status(), StatusCode::OK);
+    let payout = json_of(requested).await["payout"].clone();
+    assert_eq!(payout["amount_usd"], summary["earned_usd"]);
+    let twice = app
+        .as_user(
+            reqwest::Method::POST,
+            "/api/affiliate/payouts",
+            &carol.token,
+        )
+        .await
+        .json(&json!({ "currency": "BTC", "address": BTC_ADDRESS }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(twice.status(), StatusCode::CONFLICT);
+    assert_eq!(app.summary(&carol).await["available_usd"], "0");
+
+    // The operator sees the request and rejects it: the balance is back.
+    let queue = json_of(
+        app.client
+            .get(app.url("/api/admin/payouts?status=requested"))
+            .bearer_auth(ADMIN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(queue[0]["id"], payout["id"]);
+    let rejected = app
+        .client
+        .post(app.url(&format!(
+            "/api/admin/payouts/{}",
+            payout["id"].as_str().unwrap()
+        )))
+        .bearer_auth(ADMIN)
+        .json(&json!({ "status": "rejected" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rejected.status(), StatusCode::OK);
+    assert_eq!(
+        app.summary(&carol).await["available_usd"],
+        summary["earned_usd"]
+    );
+}
+
+/// What the test's webhook receiver saw.
+#[derive(Default)]
+struct Received {
+    calls: Vec<(String, String, String)>,
+}
+
+async fn webhook_receiver() -> (String, Arc<Mutex<Received>>) {
+    use axum::http::HeaderMap;
+    let received = Arc::new(Mutex::new(Received::default()));
+    let seen = received.clone();
+    let router = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |headers: HeaderMap, body: String| {
+            let seen = seen.clone();
+            async move {
+                let header = |n: &str| {
+                    headers
+                        .get(n)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                let mut seen = seen.lock().unwrap();
+                seen.calls.push((
+                    header("x-ferry-signature"),
+                    header("x-ferry-timestamp"),
+                    body,
+                ));
+                // The very first call fails, to prove the retry.
+                if seen.calls.len() == 1 {
+                    StatusCode::INTERNAL_SERVER_ERROR
+                } else {
+                    StatusCode::OK
+                }
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (url, received)
+}
+
+async fn webhooks_are_signed_and_retried_after_a_server_error(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let (url, received) = webhook_receiver().await;
+    let erin = partner(&app, "erin@example.com", true).await;
+    let (key, secret, webhook_secret) = app.create_key(&erin, "trade").await;
+    let bad_url = app
+        .as_user(
+            reqwest::Method::PUT,
+            &format!("/api/api-keys/{key}/webhook"),
+            &erin.token,
+        )
+        .await
+        .json(&json!({ "url": "ftp://example.com/x" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_url.status(), StatusCode::BAD_REQUEST);
+    let saved = app
+        .as_user(
+            reqwest::Method::PUT,
+            &format!("/api/api-keys/{key}/webhook"),
+            &erin.token,
+        )
+        .await
+        .json(&json!({ "url": url }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(saved.status(), StatusCode::OK);
+
+    let created = app
+        .v2("create", &key, &secret, &btc_to_eth("0.1", "float"))
+        .await;
+    let id = created["data"]["id"].as_str().unwrap().to_owned();
+    let seen = received.clone();
+    eventually("the NEW notification arrives after one failure", || {
+        let seen = seen.clone();
+        async move { seen.lock().unwrap().calls.len() >= 2 }
+    })
+    .await;
+    {
+        let calls = &received.lock().unwrap().calls;
+        assert_eq!(calls[0].2, calls[1].2, "the retry sends the same body");
+        for (signature, timestamp, body) in calls.iter() {
+            assert_eq!(signature, &hmac_hex(&webhook_secret, body.as_bytes()));
+            assert_ne!(signature, &hmac_hex(&secret, body.as_bytes()));
+            let parsed: Value = serde_json::from_str(body).unwrap();
+            assert_eq!(parsed["timestamp"].to_string(), *timestamp);
+            assert_eq!(parsed["data"]["id"], id);
+            assert_eq!(parsed["status"], "NEW");
+        }
+    }
+
+    app.deposit(&id, None).await;
+    let seen = received.clone();
+    eventually("the DONE notification arrives", || {
+        let seen = seen.clone();
+        async move {
+            seen.lock()
+                .unwrap()
+                .calls
+                .iter()
+                .any(|(_, _, body)| body.contains(r#""status":"DONE""#))
+        }
+    })
+    .await;
+
+    let log = json_of(
+        app.as_user(
+            reqwest::Method::GET,
+            &format!("/api/api-keys/{key}/deliveries"),
+            &erin.token,
+        )
+        .await
+        .send()
+        .await
+        .unwrap(),
+    )
+    .await;
+    let deliveries = log["deliveries"].as_array().unwrap();
+    let first = deliveries
+        .iter()
+        .find(|d| d["order_status"] == "NEW")
+        .unwrap();
+    assert_eq!(first["attempts"], 2, "{log}");
+    assert_eq!(first["last_status_code"], 200);
+    assert!(first["delivered_at"].is_i64());
+    let strangers = partner(&app, "mallory@example.com", true).await;
+    let peek = app
+        .as_user(
+            reqwest::Method::GET,
+            &format!("/api/api-keys/{key}/deliveries"),
+            &strangers.token,
+        )
+        .await
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(peek.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_rate_export_limits_match_the_partner_price() {
+    let app = spawn_app_with(Db::Sqlite, |c| c.rates_refresh_seconds = 1)
+        .await
+        .unwrap();
+    let carol = partner(&app, "rates@example.com", true).await;
+    let (key, secret, _) = app.create_key(&carol, "read").await;
+    let element = |item: &str, name: &str| {
+        let start = item.find(&format!("<{name}>")).unwrap() + name.len() + 2;
+        let end = item.find(&format!("</{name}>")).unwrap();
+        item[start..end].to_owned()
+    };
+    // The sandbox market moves every few seconds and the file follows within a second, so a
+    // mismatch is retried with a fresh file; a real disagreement fails every round.
+    let mut mismatch = String::new();
+    for _ in 0..10 {
+        let response = app.get("/rates/float.xml").await;
+        if response.status() != StatusCode::OK {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            continue;
+        }
+        let xml = response.text().await.unwrap();
+        let items: Vec<&str> = xml.lines().filter(|l| l.starts_with("<item>")).collect();
+        assert!(items.len() > 100, "every enabled pair is listed");
+        mismatch.clear();
+        for item in items.iter().step_by(items.len() / 5) {
+            let (from, to) = (element(item, "from"), element(item, "to"));
+            let price = app
+                .v2("price", &key, &secret, &json!({ "type": "float", "fromCcy": from, "toCcy": to,
+                                                      "direction": "from", "amount": element(item, "minamount") }))
+                .await;
+            assert_eq!(price["code"], 0, "{price}");
+            let limits = (&price["data"]["from"]["min"], &price["data"]["from"]["max"]);
+            if limits
+                != (
+                    &json!(element(item, "minamount")),
+                    &json!(element(item, "maxamount")),
+                )
+            {
+                mismatch = format!("{item} vs {limits:?}");
+            }
+        }
+        if mismatch.is_empty() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    panic!("the export and the price disagree: {mismatch}");
+}
