@@ -57,6 +57,15 @@ const WalletPage = lazyWithTexts(
   account,
 );
 
+const ApiKeysPage = lazyWithTexts(
+  () => import('@/features/partners/components/api-keys-page'),
+  account,
+);
+const AffiliatePage = lazyWithTexts(
+  () => import('@/features/partners/components/affiliate-page'),
+  account,
+);
+
 const HelpPage = lazyWithTexts(() => import('@/features/help/components/help-page'));
 const ArticlePage = lazyWithTexts(() => import('@/features/help/components/article-page'));
 const BlogListPage = lazyWithTexts(() =>
@@ -109,18 +118,16 @@ export function createRouter() {
         { path: paths.resetPassword, element: <ResetPasswordPage /> },
         { path: paths.verifyEmail, element: <VerifyEmailPage /> },
         {
-          // Account pages: signed-in users only. The partner pages (affiliate, API keys) come
-          // with the partners work; until then a signed-in visitor sees the not-found page.
+          // Account pages: signed-in users only.
           element: <ProtectedRoute />,
           children: [
             { path: paths.orders, element: <OrdersPage /> },
             { path: paths.dashboard, element: <DashboardPage /> },
             { path: paths.profile, element: <ProfilePage /> },
             { path: paths.wallet, element: <WalletPage /> },
-            ...[paths.affiliate, paths.api, paths.apiManagement].map((path) => ({
-              path,
-              element: <NotFoundRoute />,
-            })),
+            { path: paths.affiliate, element: <AffiliatePage /> },
+            { path: paths.api, element: <ApiKeysPage /> },
+            { path: paths.apiManagement, element: <ApiKeysPage /> },
           ],
         },
         {

@@ -11,6 +11,7 @@ export const buttonVariants = cva(
         primary: 'bg-teal-700 text-white hover:bg-teal-800',
         outline: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
         ghost: 'text-slate-700 hover:bg-slate-100',
+        destructive: 'bg-red-700 text-white hover:bg-red-800',
       },
       size: {
         sm: 'h-8 px-3',

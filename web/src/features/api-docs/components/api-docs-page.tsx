@@ -1,10 +1,12 @@
-// /api-docs and /documentation: the site API reference, drawn from /api/openapi.json — every
-// operation with its method, path, summary, parameters, request fields and a curl example.
-import { Lock } from 'lucide-react';
+// /api-docs and /documentation: the API reference, drawn from /api/openapi.json — every
+// operation with its method, path, summary, parameters, request fields and a curl example —
+// and the partner API's signing, error codes, statuses and webhooks with runnable examples.
+import { KeyRound, Lock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Spinner } from '@/components/ui/spinner';
+import { signingExamples, webhookExamples } from '@/features/partners/lib/signing';
 import { cn } from '@/lib/utils';
 
 import {
@@ -14,10 +16,15 @@ import {
   useOpenApi,
 } from '../api/get-openapi';
 
-const GROUPS = ['exchange', 'accounts', 'site', 'affiliate'] as const;
+const GROUPS = ['partner', 'exchange', 'accounts', 'partners', 'site', 'affiliate'] as const;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Calls that need a session (they answer 401 without one). */
-const SIGNED_IN = /^\/api\/(user|orders$|logout|account|email\/verification\/send)/;
+const SIGNED_IN =
+  /^\/api\/(user|orders$|logout|account|email\/verification\/send|api-keys|affiliate$|affiliate\/payouts)/;
+/** Partner API calls: signed with X-API-KEY and X-API-SIGN. */
+const PARTNER = /^\/api\/v2\//;
+const PARTNER_ERRORS = ['301', '311', '312', '320', '321', '429', '500'] as const;
+const SNIPPET_LANGUAGES = ['curl', 'python', 'javascript'] as const;
 
 function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): SchemaObject | undefined {
   const ref = schema?.$ref?.replace('#/components/schemas/', '');
@@ -38,6 +45,15 @@ function example(doc: OpenApiDocument, method: string, path: string, operation: 
         field.example ?? (typeOf(field).startsWith('string') ? '…' : 0),
       ]),
   );
+  if (PARTNER.test(path)) {
+    return [
+      `BODY='${JSON.stringify(path.endsWith('/ccies') ? {} : sample)}'`,
+      `SIGN=$(printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.* //')`,
+      `curl -X POST "${window.location.origin}${path}" \\`,
+      "  -H 'Content-Type: application/json' \\",
+      '  -H "X-API-KEY: $API_KEY" -H "X-API-SIGN: $SIGN" -d "$BODY"',
+    ].join('\n');
+  }
   const lines = [`curl -X ${method.toUpperCase()} "${window.location.origin}${path}"`];
   if (SIGNED_IN.test(path)) lines.push('  -H "Authorization: Bearer $TOKEN"');
   if (body) {
@@ -75,6 +91,9 @@ function OperationCard({
         <span className="break-all text-slate-900">{path}</span>
         {SIGNED_IN.test(path) ? (
           <Lock aria-label={t('apiDocs.auth')} className="size-4 text-slate-600" />
+        ) : null}
+        {PARTNER.test(path) ? (
+          <KeyRound aria-label={t('apiDocs.signed')} className="size-4 text-slate-600" />
         ) : null}
       </h3>
       {operation.summary ? <p className="mt-2 text-slate-700">{operation.summary}</p> : null}
@@ -146,6 +165,7 @@ export default function ApiDocsPage() {
         </p>
         <p className="text-xs text-slate-600">{t('apiDocs.englishNote')}</p>
       </header>
+      <PartnerGuide />
       {openapi.isPending ? <Spinner label={t('apiDocs.loading')} /> : null}
       {openapi.error ? <p role="alert">{t('apiDocs.failed')}</p> : null}
       {openapi.data
@@ -178,12 +198,59 @@ export default function ApiDocsPage() {
             );
           })
         : null}
-      <section aria-labelledby="partner-api" className="rounded-2xl bg-slate-100 p-6">
-        <h2 id="partner-api" className="text-xl font-semibold text-slate-900">
-          {t('apiDocs.partnerTitle')}
-        </h2>
-        <p className="mt-2 text-slate-700">{t('apiDocs.partnerText')}</p>
-      </section>
     </div>
+  );
+}
+
+function Snippet({ label, code }: { label: string; code: string }) {
+  return (
+    <details>
+      <summary className="cursor-pointer text-sm font-medium text-teal-800">{label}</summary>
+      <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">
+        <code>{code}</code>
+      </pre>
+    </details>
+  );
+}
+
+function PartnerGuide() {
+  const { t } = useTranslation();
+  const signing = signingExamples(window.location.origin);
+  const webhooks = webhookExamples();
+  return (
+    <section aria-labelledby="partner-api" className="space-y-4 rounded-2xl bg-slate-100 p-6">
+      <h2 id="partner-api" className="text-xl font-semibold text-slate-900">
+        {t('apiDocs.partnerTitle')}
+      </h2>
+      <p className="text-slate-700">{t('apiDocs.partnerText')}</p>
+      <h3 className="font-semibold text-slate-900">{t('apiDocs.signingExamples')}</h3>
+      {SNIPPET_LANGUAGES.map((language) => (
+        <Snippet
+          key={language}
+          label={t(`apiDocs.languages.${language}`)}
+          code={signing[language]}
+        />
+      ))}
+      <h3 className="font-semibold text-slate-900">{t('apiDocs.errorsTitle')}</h3>
+      <table className="w-full text-left text-sm">
+        <tbody>
+          {PARTNER_ERRORS.map((code) => (
+            <tr key={code} className="border-t border-slate-200">
+              <th scope="row" className="py-1 pr-3 font-mono font-medium">
+                {code}
+              </th>
+              <td className="py-1">{t(`apiDocs.errors.${code}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3 className="font-semibold text-slate-900">{t('apiDocs.statusesTitle')}</h3>
+      <p className="text-sm text-slate-700">{t('apiDocs.statusesText')}</p>
+      <h3 className="font-semibold text-slate-900">{t('apiDocs.webhooksTitle')}</h3>
+      <p className="text-sm text-slate-700">{t('apiDocs.webhooksText')}</p>
+      <h4 className="text-sm font-semibold text-slate-900">{t('apiDocs.verifyExamples')}</h4>
+      <Snippet label={t('apiDocs.languages.python')} code={webhooks.python} />
+      <Snippet label={t('apiDocs.languages.javascript')} code={webhooks.javascript} />
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { REFERRAL_CODE_KEY } from '@/features/affiliate/api/record-click';
 import { api } from '@/lib/api-client';
 
 import type { Envelope, Order } from '../types';
@@ -38,11 +39,21 @@ export interface CreateOrderInput {
   metadata: string;
 }
 
+/** The referral code this browser arrived with (§4.6): the order is credited to its owner. */
+function storedReferralCode(): string | null {
+  try {
+    return localStorage.getItem(REFERRAL_CODE_KEY);
+  } catch {
+    return null;
+  }
+}
+
 export async function createOrder(input: CreateOrderInput, idempotencyKey: string): Promise<Order> {
+  const referralCode = storedReferralCode();
   const answer = await api
     .request<Envelope<Order>>('/api/create-order', {
       method: 'POST',
-      body: JSON.stringify(input),
+      body: JSON.stringify(referralCode ? { ...input, referralCode } : input),
       headers: { 'Idempotency-Key': idempotencyKey },
     })
     .catch((error: unknown) => {
