@@ -83,6 +83,8 @@ pub fn router(state: AppState) -> Router {
         .merge(partner_api::router())
         .merge(openapi::router())
         .nest("/admin", admin::router(&state))
+        // `/api` alone is a page of the app (API Management), not an API call.
+        .route("/", axum::routing::get(spa::serve))
         .fallback(error::api_not_found);
 
     let public_url = state.config.public_url.clone();

@@ -31,7 +31,8 @@ pub async fn serve(
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
     let path = uri.path().trim_start_matches('/');
-    if path.starts_with("api/") || path == "api" {
+    // `/api` itself is the API Management page; everything under it is the JSON API.
+    if path.starts_with("api/") {
         return ApiError::NotFound.into_response();
     }
     if !path.is_empty() && WebAssets::get(path).is_some() {

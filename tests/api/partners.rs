@@ -902,3 +902,21 @@ async fn the_rate_export_limits_match_the_partner_price() {
     }
     panic!("the export and the price disagree: {mismatch}");
 }
+
+#[tokio::test]
+async fn slash_api_is_the_api_management_page_and_only_paths_below_it_are_the_api() {
+    let app = spawn_app_with(Db::Sqlite, |_| {}).await.unwrap();
+    let page = app.get("/api").await;
+    let content_type = page.headers()["content-type"].to_str().unwrap().to_owned();
+    // The app's HTML (or, in a build without the web app, the notice saying so).
+    assert!(!content_type.contains("json"), "{content_type}");
+    assert_ne!(page.status(), StatusCode::NOT_FOUND);
+    let unknown = app.get("/api/no-such-call").await;
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    assert!(
+        unknown.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("json")
+    );
+}

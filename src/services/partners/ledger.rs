@@ -338,7 +338,7 @@ impl Ledger {
                 .filter(|c| c.state == state::AVAILABLE)
                 .count() as i64,
             volume_usd: text(sum(state::AVAILABLE, |c| dec(&c.volume_usd)).round_dp(2)),
-            earned_usd: text(earned.round_dp(2)),
+            earned_usd: text(cents(earned)),
             earned_btc: text(earned_btc.round_dp(8)),
             pending_usd: text(sum(state::PENDING, |c| dec(&c.amount_usd)).round_dp(2)),
             available_usd: text(available(earned, spent)),
@@ -440,11 +440,15 @@ fn already_open() -> LedgerError {
     LedgerError::Conflict("A payout request is already open".into())
 }
 
-/// What may still be paid out: never negative, to the cent.
+/// Whole cents, rounded down: the balance never shows more than can be paid.
+fn cents(value: Decimal) -> Decimal {
+    value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
+}
+
+/// What may still be paid out: never negative, to the cent, so it equals the earned figure
+/// shown while nothing has been paid.
 fn available(earned: Decimal, spent: Decimal) -> Decimal {
-    (earned - spent)
-        .max(Decimal::ZERO)
-        .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
+    cents(cents(earned) - spent).max(Decimal::ZERO)
 }
 
 fn chart(first_day: i64, clicks: &[(i64, i64)], commissions: &[Commission]) -> Vec<DayPoint> {
@@ -464,7 +468,7 @@ fn chart(first_day: i64, clicks: &[(i64, i64)], commissions: &[Commission]) -> V
                     .find(|(d, _)| *d == day)
                     .map_or(0, |(_, n)| *n),
                 orders,
-                earned_usd: text(earned.round_dp(2)),
+                earned_usd: text(cents(earned)),
             }
         })
         .collect()

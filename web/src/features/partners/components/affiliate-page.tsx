@@ -39,11 +39,23 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+function Stat({
+  id,
+  label,
+  value,
+  hint,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  hint?: string;
+}) {
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-4">
       <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900">{value}</dd>
+      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`stat-${id}`}>
+        {value}
+      </dd>
       {hint ? <dd className="mt-1 text-xs text-slate-600">{hint}</dd> : null}
     </div>
   );
@@ -80,24 +92,42 @@ function Dashboard({ summary }: { summary: AffiliateSummary }) {
       <ReferralLink link={summary.referral_link} code={summary.referral_code} />
       <dl
         aria-label={t('account.affiliate.statsTitle')}
-        className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
+        className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4"
       >
-        <Stat label={t('account.affiliate.clicks')} value={number.format(summary.clicks)} />
-        <Stat label={t('account.affiliate.signups')} value={number.format(summary.signups)} />
         <Stat
+          id="clicks"
+          label={t('account.affiliate.clicks')}
+          value={number.format(summary.clicks)}
+        />
+        <Stat
+          id="signups"
+          label={t('account.affiliate.signups')}
+          value={number.format(summary.signups)}
+        />
+        <Stat
+          id="orders"
           label={t('account.affiliate.orders')}
           value={number.format(summary.orders)}
           hint={t('account.affiliate.completedCount', { count: summary.completed_orders })}
         />
-        <Stat label={t('account.affiliate.volume')} value={money(summary.volume_usd)} />
+        <Stat id="volume" label={t('account.affiliate.volume')} value={money(summary.volume_usd)} />
         <Stat
+          id="earned"
           label={t('account.affiliate.earned')}
           value={money(summary.earned_usd)}
           hint={`${summary.earned_btc} BTC`}
         />
-        <Stat label={t('account.affiliate.pending')} value={money(summary.pending_usd)} />
-        <Stat label={t('account.affiliate.available')} value={money(summary.available_usd)} />
-        <Stat label={t('account.affiliate.paid')} value={money(summary.paid_usd)} />
+        <Stat
+          id="pending"
+          label={t('account.affiliate.pending')}
+          value={money(summary.pending_usd)}
+        />
+        <Stat
+          id="available"
+          label={t('account.affiliate.available')}
+          value={money(summary.available_usd)}
+        />
+        <Stat id="paid" label={t('account.affiliate.paid')} value={money(summary.paid_usd)} />
       </dl>
       <Chart points={summary.chart} />
       <OrdersTable summary={summary} />
