@@ -1,6 +1,7 @@
-//! Property tests of the parsers that face the outside world: whatever arrives, they answer
-//! with a value or an error, never a panic, and what they accept is well-formed. CI runs 512
-//! cases per property; `PROPTEST_CASES=100000 cargo test --lib fuzz` runs longer (docs/testing.md).
+//! Property tests of the parsers that face the outside world (amounts, addresses, tags, the
+//! partner API's signature check): whatever arrives, they answer with a value or an error, never
+//! a panic, and what they accept is well-formed. CI runs 512 cases per property;
+//! `PROPTEST_CASES=100000 cargo test --lib fuzz` runs longer (docs/testing.md).
 
 use proptest::prelude::*;
 
@@ -8,6 +9,7 @@ use super::address::{AddressFamily, validate_address, validate_tag};
 use super::currency::Catalogue;
 use super::fees::{Direction, QuoteInput, quote};
 use super::money::Amount;
+use crate::services::partners::keys::{sign, signature_matches};
 
 const FAMILIES: [AddressFamily; 19] = [
     AddressFamily::Btc,
@@ -68,6 +70,31 @@ proptest! {
         let _ = validate_address(FAMILIES[family], "ATOM", &raw);
         let bech = format!("bc1{}", raw.to_ascii_lowercase());
         let _ = validate_address(FAMILIES[family], "BTC", &bech);
+    }
+
+    #[test]
+    fn any_partner_signature_header_is_judged_without_panicking(
+        secret in ".{0,80}",
+        body in proptest::collection::vec(any::<u8>(), 0..300),
+        header in ".{0,130}",
+    ) {
+        let _ = signature_matches(secret.as_bytes(), &body, &header);
+    }
+
+    #[test]
+    fn only_the_exact_signature_of_the_exact_body_is_accepted(
+        secret in "[ -~]{1,64}",
+        body in proptest::collection::vec(any::<u8>(), 1..300),
+        flip in any::<prop::sample::Index>(),
+    ) {
+        let good = hex::encode(sign(secret.as_bytes(), &body));
+        prop_assert!(signature_matches(secret.as_bytes(), &body, &good));
+        let mut tampered = body.clone();
+        let at = flip.index(tampered.len());
+        tampered[at] ^= 0x01;
+        prop_assert!(!signature_matches(secret.as_bytes(), &tampered, &good));
+        let other_secret = format!("{secret}x");
+        prop_assert!(!signature_matches(other_secret.as_bytes(), &body, &good));
     }
 
     #[test]
