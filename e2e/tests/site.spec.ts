@@ -234,6 +234,14 @@ test('the API documentation lists every operation from the OpenAPI document', as
   await expect(page.getByRole('region', { name: en('apiDocs.groups.accounts') }).getByRole('heading', { name: /\/api\/register/ })).toBeVisible();
   await exchange.getByText(en('apiDocs.example')).first().click();
   await expect(exchange.locator('pre').first()).toContainText('curl -X');
+  const partner = page.getByRole('region', { name: en('apiDocs.groups.partner') });
+  await expect(partner.getByRole('heading', { name: /post\s*\/api\/v2\/create/i })).toBeVisible();
+  await partner.getByText(en('apiDocs.example')).first().click();
+  await expect(partner.locator('pre').first()).toContainText('X-API-SIGN: $SIGN');
+  const guide = page.getByRole('region', { name: en('apiDocs.partnerTitle') });
+  await guide.getByText(en('apiDocs.languages.python')).first().click();
+  await expect(guide.locator('pre').first()).toContainText('hmac.new(API_SECRET.encode(), body.encode(), hashlib.sha256)');
+  await expect(guide.getByRole('row', { name: /311/ })).toContainText(en('apiDocs.errors.311'));
   await expectNoSeriousAxeViolations(page);
   await page.goto('/documentation');
   await expect(page.getByRole('heading', { name: en('apiDocs.title'), level: 1 })).toBeVisible();
