@@ -239,8 +239,9 @@ test('the API documentation lists every operation from the OpenAPI document', as
   await partner.getByText(en('apiDocs.example')).first().click();
   await expect(partner.locator('pre').first()).toContainText('X-API-SIGN: $SIGN');
   const guide = page.getByRole('region', { name: en('apiDocs.partnerTitle') });
-  await guide.getByText(en('apiDocs.languages.python')).first().click();
-  await expect(guide.locator('pre').first()).toContainText('hmac.new(API_SECRET.encode(), body.encode(), hashlib.sha256)');
+  const python = guide.locator('details').filter({ hasText: en('apiDocs.languages.python') }).first();
+  await python.getByText(en('apiDocs.languages.python')).click();
+  await expect(python.locator('pre')).toContainText('hmac.new(API_SECRET.encode(), body.encode(), hashlib.sha256)');
   await expect(guide.getByRole('row', { name: /311/ })).toContainText(en('apiDocs.errors.311'));
   await expectNoSeriousAxeViolations(page);
   await page.goto('/documentation');
