@@ -155,6 +155,9 @@ pub struct Config {
     /// `FERRY_WEBHOOK_RETRY_SECONDS`: the first retry delay of an undelivered webhook (doubling
     /// after, at most an hour, for 24 hours).
     pub webhook_retry_seconds: u32,
+    /// `FERRY_WEBHOOK_ALLOW_PRIVATE`: let webhooks reach loopback and private addresses (for
+    /// tests and closed networks); off, only public addresses are called.
+    pub webhook_allow_private: bool,
 }
 
 /// The defaults, as a serialisable layer under the file and the environment.
@@ -194,6 +197,7 @@ struct Defaults {
     affiliate_min_payout_usd: &'static str,
     partner_rate_per_minute: u32,
     webhook_retry_seconds: u32,
+    webhook_allow_private: bool,
 }
 
 impl Default for Defaults {
@@ -233,6 +237,7 @@ impl Default for Defaults {
             affiliate_min_payout_usd: "50",
             partner_rate_per_minute: 600,
             webhook_retry_seconds: 10,
+            webhook_allow_private: false,
         }
     }
 }

@@ -143,6 +143,7 @@ fn partners(
         store.clone(),
         master,
         config.partner_rate_per_minute,
+        config.webhook_allow_private,
     ));
     Ok(Partners {
         ledger: Arc::new(Ledger::new(
@@ -161,6 +162,7 @@ fn partners(
             keys.clone(),
             catalogue,
             config.webhook_retry_seconds,
+            config.webhook_allow_private,
         )),
         keys,
     })

@@ -47,6 +47,8 @@ async fn app_on(db: Db) -> Option<TestApp> {
         c.sandbox_step_seconds = 0;
         c.worker_interval_ms = 50;
         c.webhook_retry_seconds = 1;
+        // The test's receiver listens on 127.0.0.1.
+        c.webhook_allow_private = true;
         c.affiliate_min_payout_usd = "0.01".parse().unwrap();
     })
     .await
@@ -918,5 +920,70 @@ async fn slash_api_is_the_api_management_page_and_only_paths_below_it_are_the_ap
             .to_str()
             .unwrap()
             .contains("json")
+    );
+}
+
+#[tokio::test]
+async fn webhooks_may_not_point_at_the_servers_own_network_by_default() {
+    let app = spawn_app_with(Db::Sqlite, |_| {}).await.unwrap();
+    let frank = partner(&app, "frank@example.com", true).await;
+    let (key, _, _) = app.create_key(&frank, "trade").await;
+    for url in [
+        "http://127.0.0.1:6379/",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://localhost/hook",
+    ] {
+        let refused = app
+            .as_user(
+                reqwest::Method::PUT,
+                &format!("/api/api-keys/{key}/webhook"),
+                &frank.token,
+            )
+            .await
+            .json(&json!({ "url": url }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{url}");
+    }
+}
+
+#[tokio::test]
+async fn a_key_past_its_allowance_gets_429_with_retry_after_and_other_keys_do_not() {
+    let app = spawn_app_with(Db::Sqlite, |c| c.partner_rate_per_minute = 2)
+        .await
+        .unwrap();
+    let gina = partner(&app, "gina@example.com", true).await;
+    let (busy, busy_secret, _) = app.create_key(&gina, "read").await;
+    let (calm, calm_secret, _) = app.create_key(&gina, "read").await;
+    for _ in 0..2 {
+        assert_eq!(
+            app.v2("ccies", &busy, &busy_secret, &json!({})).await["code"],
+            0
+        );
+    }
+    let response = app
+        .client
+        .post(app.url("/api/v2/ccies"))
+        .header("x-api-key", &busy)
+        .header("x-api-sign", hmac_hex(&busy_secret, b"{}"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait));
+    let answer = json_of(response).await;
+    assert_eq!(answer["code"], 429);
+    assert!(answer["msg"].as_str().unwrap().contains("retry in"));
+    assert_eq!(
+        app.v2("ccies", &calm, &calm_secret, &json!({})).await["code"],
+        0
     );
 }

@@ -93,16 +93,24 @@ pub struct ApiKeys {
     store: DynStore,
     master: Vec<u8>,
     limiter: DefaultKeyedRateLimiter<String>,
+    /// Whether webhooks may point at loopback or private addresses (tests, closed networks).
+    allow_private_webhooks: bool,
 }
 
 impl ApiKeys {
     /// `master` is the server's key secret; `per_minute` the requests one key may make.
-    pub fn new(store: DynStore, master: Vec<u8>, per_minute: u32) -> ApiKeys {
+    pub fn new(
+        store: DynStore,
+        master: Vec<u8>,
+        per_minute: u32,
+        allow_private_webhooks: bool,
+    ) -> ApiKeys {
         let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
         ApiKeys {
             store,
             master,
             limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
+            allow_private_webhooks,
         }
     }
 
@@ -200,7 +208,7 @@ impl ApiKeys {
     ) -> Result<(), KeyError> {
         let url = url.map(str::trim).filter(|u| !u.is_empty());
         if let Some(url) = url {
-            check_webhook_url(url)?;
+            check_webhook_url(url, self.allow_private_webhooks)?;
         }
         if self.store.set_webhook_url(&user.id, id, url).await? {
             Ok(())
@@ -293,7 +301,51 @@ pub fn sign(secret: &[u8], body: &[u8]) -> Vec<u8> {
     mac.finalize().into_bytes().to_vec()
 }
 
-fn check_webhook_url(url: &str) -> Result<(), KeyError> {
+/// Whether `ip` is reachable on the public internet: not loopback, private, link-local, shared,
+/// documentation, multicast or unspecified. Webhooks go only there, so a partner cannot make
+/// the server call its own network.
+pub fn is_public_ip(ip: std::net::IpAddr) -> bool {
+    use std::net::IpAddr;
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_public_ip(IpAddr::V4(v4)),
+            None => {
+                let first = v6.segments()[0];
+                !(v6.is_loopback()
+                    || v6.is_unspecified()
+                    || v6.is_multicast()
+                    || (first & 0xfe00) == 0xfc00
+                    || (first & 0xffc0) == 0xfe80)
+            }
+        },
+    }
+}
+
+/// A host name or address literal (IPv6 in brackets) that is local or private.
+fn is_private_host(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => !is_public_ip(ip),
+        Err(_) => {
+            let name = bare.to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+    }
+}
+
+fn check_webhook_url(url: &str, allow_private: bool) -> Result<(), KeyError> {
     let valid_scheme = url.starts_with("https://") || url.starts_with("http://");
     let parsed = reqwest::Url::parse(url).ok();
     let has_host = parsed.as_ref().is_some_and(|u| u.host_str().is_some());
@@ -306,9 +358,21 @@ fn check_webhook_url(url: &str) -> Result<(), KeyError> {
             "The webhook must be an http:// or https:// URL".into(),
         ));
     }
-    if parsed.is_some_and(|u| !u.username().is_empty() || u.password().is_some()) {
+    if parsed
+        .as_ref()
+        .is_some_and(|u| !u.username().is_empty() || u.password().is_some())
+    {
         return Err(KeyError::Invalid(
             "The webhook URL must not contain credentials".into(),
+        ));
+    }
+    let private_host = parsed
+        .as_ref()
+        .and_then(|u| u.host_str())
+        .is_none_or(is_private_host);
+    if private_host && !allow_private {
+        return Err(KeyError::Invalid(
+            "The webhook must be a public address, not a local or private one".into(),
         ));
     }
     Ok(())
@@ -389,8 +453,19 @@ mod tests {
 
     #[test]
     fn webhook_urls_must_be_http_with_a_host_and_no_credentials() {
-        assert!(check_webhook_url("https://partner.example/hook?x=1").is_ok());
-        assert!(check_webhook_url("http://127.0.0.1:9000/hook").is_ok());
+        assert!(check_webhook_url("https://partner.example/hook?x=1", false).is_ok());
+        assert!(check_webhook_url("http://203.0.113.9.nip.io/hook", false).is_ok());
+        assert!(check_webhook_url("http://127.0.0.1:9000/hook", true).is_ok());
+        for private in [
+            "http://127.0.0.1:9000/hook",
+            "http://localhost/hook",
+            "http://10.1.2.3/",
+            "http://169.254.169.254/latest/meta-data",
+            "http://[::1]/",
+            "http://[fd00::1]/",
+        ] {
+            assert!(check_webhook_url(private, false).is_err(), "{private}");
+        }
         for bad in [
             "ftp://x.example/",
             "javascript:alert(1)",
@@ -398,7 +473,30 @@ mod tests {
             "https://user:pw@x.example/",
             "https://x.example/a b",
         ] {
-            assert!(check_webhook_url(bad).is_err(), "{bad}");
+            assert!(check_webhook_url(bad, true).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_public_addresses_count_as_public() {
+        for public in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"] {
+            assert!(is_public_ip(public.parse().unwrap()), "{public}");
+        }
+        for private in [
+            "127.0.0.1",
+            "10.0.0.1",
+            "172.16.5.4",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "224.0.0.1",
+            "::1",
+            "fe80::1",
+            "fc00::1",
+            "::ffff:10.0.0.1",
+        ] {
+            assert!(!is_public_ip(private.parse().unwrap()), "{private}");
         }
     }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::keys::{ApiKeys, sign};
+use super::keys::{ApiKeys, is_public_ip, sign};
 use super::wire::{order_object, partner_status};
 use crate::domain::currency::Catalogue;
 use crate::domain::order::OrderStatus;
@@ -33,6 +33,7 @@ pub struct Webhooks {
     catalogue: &'static Catalogue,
     client: reqwest::Client,
     first_retry_seconds: i64,
+    allow_private: bool,
 }
 
 impl Webhooks {
@@ -42,6 +43,7 @@ impl Webhooks {
         keys: Arc<ApiKeys>,
         catalogue: &'static Catalogue,
         first_retry_seconds: u32,
+        allow_private: bool,
     ) -> Webhooks {
         let client = reqwest::Client::builder()
             .timeout(TIMEOUT)
@@ -55,6 +57,7 @@ impl Webhooks {
             catalogue,
             client,
             first_retry_seconds: i64::from(first_retry_seconds.max(1)),
+            allow_private,
         }
     }
 
@@ -151,6 +154,14 @@ impl Webhooks {
                 error: Some("the key was revoked or its webhook removed".into()),
             });
         };
+        if !self.allow_private && !resolves_publicly(&url).await {
+            return Ok(self.failed(
+                delivery,
+                now,
+                None,
+                "the webhook host is not a public address",
+            ));
+        }
         let signature = hex::encode(sign(
             self.keys.webhook_secret_of(&key).as_bytes(),
             delivery.body.as_bytes(),
@@ -188,14 +199,43 @@ impl Webhooks {
             Err(e) if e.is_connect() => (None, "could not connect".to_owned()),
             Err(_) => (None, "request failed".to_owned()),
         };
+        Ok(self.failed(delivery, now, status_code, &error))
+    }
+
+    /// A failed attempt, retried after the backoff while the 24 hours last.
+    fn failed(
+        &self,
+        delivery: &WebhookDelivery,
+        now: i64,
+        status_code: Option<i64>,
+        error: &str,
+    ) -> DeliveryAttempt {
         let next = now + backoff(self.first_retry_seconds, delivery.attempts + 1);
         tracing::warn!(delivery = %delivery.id, error = %error, "webhook not delivered");
-        Ok(DeliveryAttempt {
+        DeliveryAttempt {
             next_attempt_at: (next <= delivery.give_up_at).then_some(next),
             delivered_at: None,
             status_code,
             error: Some(error.chars().take(ERROR_LIMIT).collect()),
-        })
+        }
+    }
+}
+
+/// Whether every address the URL's host resolves to is public (see `is_public_ip`).
+async fn resolves_publicly(url: &str) -> bool {
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match tokio::net::lookup_host((host, port)).await {
+        Ok(addresses) => {
+            let addresses: Vec<_> = addresses.collect();
+            !addresses.is_empty() && addresses.iter().all(|a| is_public_ip(a.ip()))
+        }
+        Err(_) => false,
     }
 }
 
