@@ -10,7 +10,9 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
 const TARGET = 95;
-const PAGES = ['/', '/markets', '/help', '/exchange/btc-eth'];
+const PAGES = process.env.AUDIT_PAGES?.split(',') ?? ['/', '/markets', '/help', '/exchange/btc-eth'];
+/** The performance metrics behind the score, printed to show where it goes. */
+const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 const port = 21000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
 
@@ -44,7 +46,7 @@ const chrome = await chromeLauncher.launch({
 });
 try {
   await ready();
-  console.log('page                  perf  a11y  best  seo');
+  console.log('page                  perf  a11y  best  seo    FCP / LCP / TBT / CLS / SI');
   for (const page of PAGES) {
     const result = await lighthouse(`${base}${page}`, {
       port: chrome.port,
@@ -56,7 +58,17 @@ try {
     const scores = ['performance', 'accessibility', 'best-practices', 'seo'].map((c) =>
       Math.round((categories[c]?.score ?? 0) * 100),
     );
-    console.log(`${page.padEnd(20)} ${scores.map((s) => String(s).padStart(5)).join(' ')}`);
+    const metrics = METRICS.map((m) => result?.lhr.audits[m]?.displayValue ?? '?').join(' / ');
+    console.log(`${page.padEnd(20)} ${scores.map((s) => String(s).padStart(5)).join(' ')}    ${metrics}`);
+    if (process.env.AUDIT_DEBUG === '1') {
+      const lcp = result?.lhr.audits['largest-contentful-paint-element']?.details;
+      console.log(JSON.stringify(lcp?.items?.[0]?.items?.[0]?.node ?? lcp, null, 1)?.slice(0, 800));
+      for (const r of result?.lhr.audits['network-requests']?.details?.items ?? []) {
+        console.log(`${String(Math.round(r.networkRequestTime)).padStart(6)} ${String(Math.round(r.networkEndTime)).padStart(6)} ${String(r.transferSize).padStart(7)} ${r.url.replace(base, '')}`);
+      }
+      const bootup = result?.lhr.audits['bootup-time'];
+      console.log('bootup', bootup?.displayValue, 'main-thread', result?.lhr.audits['mainthread-work-breakdown']?.displayValue);
+    }
     if (scores.some((s) => s < TARGET)) failed = true;
   }
 } finally {

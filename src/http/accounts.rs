@@ -62,6 +62,7 @@ pub fn user_view(user: &UserRecord) -> Value {
         "referred_by": user.referred_by,
         "two_factor_enabled": user.totp_enabled,
         "order_emails": user.order_emails,
+        "language": user.language,
         "has_password": user.password_hash.is_some(),
         "created_at": user.created_at,
     })
@@ -115,6 +116,9 @@ struct RegisterRequest {
     full_name: Option<String>,
     #[serde(default)]
     referral_code: Option<String>,
+    /// The language the visitor reads the site in (mails are written in it).
+    #[serde(default)]
+    language: Option<String>,
     /// Sent by the spec's client, equal to the e-mail; not used.
     #[serde(default, rename = "username")]
     _username: Option<String>,
@@ -150,6 +154,7 @@ async fn register(
                     .as_deref()
                     .map(|c| bounded("Referral code", c))
                     .transpose()?,
+                language: body.language.as_deref(),
             },
             &client,
             crate::now_unix(),
@@ -592,13 +597,16 @@ struct ProfileRequest {
     full_name: Option<String>,
     #[serde(default)]
     order_emails: Option<bool>,
+    /// A supported language code: the user's mails are written in it.
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[utoipa::path(
     patch,
     path = "/api/account",
     tag = "accounts",
-    summary = "Change the name or the order e-mail preference",
+    summary = "Change the name, the order e-mail preference or the mail language",
     request_body = ProfileRequest,
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
@@ -614,7 +622,13 @@ async fn update_profile(
         .transpose()?;
     let user = state
         .accounts
-        .update_profile(&auth.user, full_name, body.order_emails, crate::now_unix())
+        .update_profile(
+            &auth.user,
+            full_name,
+            body.order_emails,
+            body.language.as_deref(),
+            crate::now_unix(),
+        )
         .await?;
     Ok(Json(json!({ "user": user_view(&user) })))
 }

@@ -101,6 +101,18 @@ pub struct Registration<'a> {
     pub confirm_password: &'a str,
     pub full_name: Option<&'a str>,
     pub referral_code: Option<&'a str>,
+    /// The language the user reads the site in (a supported code; others mean English).
+    pub language: Option<&'a str>,
+}
+
+/// A user about to be stored.
+struct NewAccount {
+    email: Email,
+    full_name: String,
+    password_hash: Option<String>,
+    referred_by: Option<String>,
+    email_verified_at: Option<i64>,
+    language: crate::domain::language::Language,
 }
 
 /// What a user sees when enabling 2FA.
@@ -173,13 +185,20 @@ impl Accounts {
             None => None,
         };
         let password_hash = hash_password(form.password.to_owned()).await?;
+        let language = form
+            .language
+            .and_then(crate::domain::language::Language::parse)
+            .unwrap_or(crate::domain::language::Language::En);
         let user = self
             .insert_user(
-                email,
-                full_name,
-                Some(password_hash),
-                referred_by,
-                None,
+                NewAccount {
+                    email,
+                    full_name,
+                    password_hash: Some(password_hash),
+                    referred_by,
+                    email_verified_at: None,
+                    language,
+                },
                 now,
             )
             .await?;
@@ -188,26 +207,19 @@ impl Accounts {
     }
 
     /// Inserts a user with a fresh referral code (drawn again on the rare collision).
-    async fn insert_user(
-        &self,
-        email: Email,
-        full_name: String,
-        password_hash: Option<String>,
-        referred_by: Option<String>,
-        email_verified_at: Option<i64>,
-        now: i64,
-    ) -> Result<UserRecord, AccountError> {
+    async fn insert_user(&self, new: NewAccount, now: i64) -> Result<UserRecord, AccountError> {
         let mut user = UserRecord {
             id: uuid::Uuid::new_v4().to_string(),
-            email: email.into_string(),
-            full_name,
-            password_hash,
-            email_verified_at,
+            email: new.email.into_string(),
+            full_name: new.full_name,
+            password_hash: new.password_hash,
+            email_verified_at: new.email_verified_at,
             referral_code: new_referral_code(),
-            referred_by,
+            referred_by: new.referred_by,
             totp_secret: None,
             totp_enabled: false,
             order_emails: true,
+            language: new.language.code().to_owned(),
             created_at: now,
             updated_at: now,
         };
@@ -426,7 +438,7 @@ impl Accounts {
             .issue_link(user, PURPOSE_VERIFY, VERIFY_LINK_SECONDS, now)
             .await?;
         let link = format!("{}/verify-email?token={token}", self.base_url());
-        let mail = templates::verify_email(&self.settings.site_name, &link);
+        let mail = templates::verify_email(user.mail_language(), &self.settings.site_name, &link);
         self.mailer
             .enqueue(&user.email, &mail.subject, &mail.body, now)
             .await?;
@@ -488,7 +500,8 @@ impl Accounts {
                 .issue_link(&user, PURPOSE_RESET, RESET_LINK_SECONDS, now)
                 .await?;
             let link = format!("{}/reset-password?token={token}", self.base_url());
-            let mail = templates::reset_password(&self.settings.site_name, &link);
+            let mail =
+                templates::reset_password(user.mail_language(), &self.settings.site_name, &link);
             self.mailer
                 .enqueue(&user.email, &mail.subject, &mail.body, now)
                 .await?;
@@ -595,8 +608,11 @@ impl Accounts {
         user: &UserRecord,
         now: i64,
     ) -> Result<(), AccountError> {
-        let mail =
-            templates::password_changed(&self.settings.site_name, &self.settings.support_email);
+        let mail = templates::password_changed(
+            user.mail_language(),
+            &self.settings.site_name,
+            &self.settings.support_email,
+        );
         self.mailer
             .enqueue(&user.email, &mail.subject, &mail.body, now)
             .await?;
@@ -731,9 +747,15 @@ impl Accounts {
         user: &UserRecord,
         full_name: Option<&str>,
         order_emails: Option<bool>,
+        language: Option<&str>,
         now: i64,
     ) -> Result<UserRecord, AccountError> {
         let mut user = user.clone();
+        if let Some(code) = language {
+            let language = crate::domain::language::Language::parse(code)
+                .ok_or_else(|| AccountError::Invalid("Unsupported language".into()))?;
+            user.language = language.code().to_owned();
+        }
         if let Some(name) = full_name {
             user.full_name = account::parse_full_name(name).map_err(invalid)?;
         }
@@ -793,8 +815,18 @@ impl Accounts {
                         let full_name = name
                             .and_then(|n| account::parse_full_name(n).ok())
                             .unwrap_or_else(|| account::default_full_name(&email));
-                        self.insert_user(email, full_name, None, None, Some(now), now)
-                            .await?
+                        self.insert_user(
+                            NewAccount {
+                                email,
+                                full_name,
+                                password_hash: None,
+                                referred_by: None,
+                                email_verified_at: Some(now),
+                                language: crate::domain::language::Language::En,
+                            },
+                            now,
+                        )
+                        .await?
                     }
                 };
                 self.store

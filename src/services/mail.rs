@@ -160,66 +160,273 @@ impl Mailer {
     }
 }
 
-/// The texts of Ferry's mails. English for now; the links carry the site's public URL.
 pub mod templates {
+    //! The mails' texts, in each user's language (`mail_texts/{code}.json`; English is the
+    //! source and the fallback).
+
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
+    use serde_json::Value;
+
+    use crate::domain::language::Language;
+
     pub struct Composed {
         pub subject: String,
         pub body: String,
     }
 
-    pub fn verify_email(site: &str, link: &str) -> Composed {
-        Composed {
-            subject: format!("Verify your email for {site}"),
-            body: format!(
-                "Welcome to {site}!\n\nPlease confirm your email address by opening this link \
-                 (valid for 24 hours):\n\n{link}\n\nIf you did not create an account, you can \
-                 ignore this message.\n\n— {site}\n"
-            ),
+    /// Why someone receives an order's status mails.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Reason {
+        /// The order's owner, whose profile asks for them.
+        Profile,
+        /// The address given for this order (the partner API's `setEmail`).
+        Order,
+    }
+
+    /// The order changes worth a mail.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum StatusMail {
+        Confirming,
+        Emergency,
+        Completed,
+        Refunded,
+        Failed,
+    }
+
+    impl StatusMail {
+        fn key(self) -> &'static str {
+            match self {
+                StatusMail::Confirming => "confirming",
+                StatusMail::Emergency => "emergency",
+                StatusMail::Completed => "completed",
+                StatusMail::Refunded => "refunded",
+                StatusMail::Failed => "failed",
+            }
         }
     }
 
-    pub fn reset_password(site: &str, link: &str) -> Composed {
+    pub(super) const SOURCES: [(&str, &str); 14] = [
+        ("en", include_str!("mail_texts/en.json")),
+        ("es", include_str!("mail_texts/es.json")),
+        ("de", include_str!("mail_texts/de.json")),
+        ("fr", include_str!("mail_texts/fr.json")),
+        ("pt", include_str!("mail_texts/pt.json")),
+        ("ru", include_str!("mail_texts/ru.json")),
+        ("pl", include_str!("mail_texts/pl.json")),
+        ("nl", include_str!("mail_texts/nl.json")),
+        ("uk", include_str!("mail_texts/uk.json")),
+        ("tr", include_str!("mail_texts/tr.json")),
+        ("it", include_str!("mail_texts/it.json")),
+        ("zh", include_str!("mail_texts/zh.json")),
+        ("ko", include_str!("mail_texts/ko.json")),
+        ("ja", include_str!("mail_texts/ja.json")),
+    ];
+
+    fn all() -> &'static HashMap<&'static str, Value> {
+        static ALL: OnceLock<HashMap<&'static str, Value>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            SOURCES
+                .iter()
+                .filter_map(|(code, json)| Some((*code, serde_json::from_str(json).ok()?)))
+                .collect()
+        })
+    }
+
+    /// The text at `path` (`a.b`) in `language`, else in English.
+    fn text(language: Language, path: &str) -> &'static str {
+        let find = |code: &str| {
+            path.split('.')
+                .try_fold(all().get(code)?, |node, key| node.get(key))
+                .and_then(Value::as_str)
+        };
+        find(language.code()).or_else(|| find("en")).unwrap_or("")
+    }
+
+    fn fill(template: &str, values: &[(&str, &str)]) -> String {
+        values
+            .iter()
+            .fold(template.to_owned(), |text, (key, value)| {
+                text.replace(&format!("{{{key}}}"), value)
+            })
+    }
+
+    fn compose(
+        language: Language,
+        name: &str,
+        values: &[(&str, &str)],
+        extra: Option<&str>,
+    ) -> Composed {
+        let mut body = fill(text(language, &format!("{name}.body")), values);
+        if let Some(extra) = extra {
+            body.push_str("\n\n");
+            body.push_str(extra);
+        }
+        body.push_str("\n\n");
+        body.push_str(&fill(text(language, "signature"), values));
+        body.push('\n');
         Composed {
-            subject: format!("Reset your {site} password"),
-            body: format!(
-                "Someone asked to reset the password of your {site} account.\n\nTo choose a new \
-                 password, open this link (valid for 1 hour, usable once):\n\n{link}\n\nIf it \
-                 was not you, ignore this message: your password stays as it is.\n\n— {site}\n"
-            ),
+            subject: fill(text(language, &format!("{name}.subject")), values),
+            body,
         }
     }
 
-    pub fn password_changed(site: &str, support: &str) -> Composed {
-        Composed {
-            subject: format!("Your {site} password was changed"),
-            body: format!(
-                "The password of your {site} account was just changed and your other sessions \
-                 were signed out.\n\nIf this was not you, reset your password now and write to \
-                 {support}.\n\n— {site}\n"
-            ),
-        }
+    pub fn verify_email(language: Language, site: &str, link: &str) -> Composed {
+        compose(language, "verify", &[("site", site), ("link", link)], None)
     }
 
-    pub fn order_status(site: &str, order_id: &str, status: &str, link: &str) -> Composed {
-        Composed {
-            subject: format!("Order {order_id}: {status}"),
-            body: format!(
-                "Your {site} order {order_id} is now {status}.\n\nFollow it here:\n\n{link}\n\n\
-                 You receive these messages because order-status emails are on in your \
-                 profile.\n\n— {site}\n"
-            ),
-        }
+    pub fn reset_password(language: Language, site: &str, link: &str) -> Composed {
+        compose(language, "reset", &[("site", site), ("link", link)], None)
+    }
+
+    pub fn password_changed(language: Language, site: &str, support: &str) -> Composed {
+        compose(
+            language,
+            "passwordChanged",
+            &[("site", site), ("support", support)],
+            None,
+        )
+    }
+
+    pub fn order_status(
+        language: Language,
+        site: &str,
+        order_id: &str,
+        status: StatusMail,
+        link: &str,
+        reason: Reason,
+    ) -> Composed {
+        let status = text(language, &format!("statuses.{}", status.key()));
+        let because = match reason {
+            Reason::Profile => "orderStatus.becauseProfile",
+            Reason::Order => "orderStatus.becauseOrder",
+        };
+        compose(
+            language,
+            "orderStatus",
+            &[
+                ("site", site),
+                ("order_id", order_id),
+                ("status", status),
+                ("link", link),
+            ],
+            Some(text(language, because)),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::templates::{self, Reason, StatusMail};
+    use crate::domain::language::Language;
+
+    fn paths(value: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, child) in map {
+                    paths(child, &format!("{prefix}{key}."), out);
+                }
+            }
+            serde_json::Value::String(text) => {
+                out.push((prefix.trim_end_matches('.').to_owned(), text.clone()))
+            }
+            _ => panic!("{prefix} is neither text nor a group"),
+        }
+    }
+
+    fn placeholders(text: &str) -> Vec<String> {
+        let mut found: Vec<String> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_owned()))
+            .collect();
+        found.sort();
+        found
+    }
+
     #[test]
     fn templates_carry_the_link_and_the_validity() {
-        let mail = super::templates::reset_password("Ferry", "http://x/reset-password?token=t");
+        let mail =
+            templates::reset_password(Language::En, "Ferry", "http://x/reset-password?token=t");
         assert!(mail.body.contains("http://x/reset-password?token=t"));
         assert!(mail.body.contains("1 hour"));
-        let mail = super::templates::verify_email("Ferry", "http://x/verify-email?token=t");
+        assert!(mail.body.ends_with("— Ferry\n"));
+        let mail = templates::verify_email(Language::En, "Ferry", "http://x/verify-email?token=t");
         assert!(mail.body.contains("24 hours"));
+        assert_eq!(mail.subject, "Verify your email for Ferry");
+    }
+
+    #[test]
+    fn order_mails_say_why_the_recipient_gets_them() {
+        let owner = templates::order_status(
+            Language::En,
+            "Ferry",
+            "ABC",
+            StatusMail::Completed,
+            "http://x/o",
+            Reason::Profile,
+        );
+        assert_eq!(owner.subject, "Order ABC: completed");
+        assert!(
+            owner
+                .body
+                .contains("order-status emails are on in your profile")
+        );
+        let given = templates::order_status(
+            Language::En,
+            "Ferry",
+            "ABC",
+            StatusMail::Refunded,
+            "http://x/o",
+            Reason::Order,
+        );
+        assert!(given.body.contains("this address was given for this order"));
+        assert!(!given.body.contains("profile"));
+    }
+
+    #[test]
+    fn every_language_has_every_text_translated_with_the_same_placeholders() {
+        let parse =
+            |json: &str| serde_json::from_str::<serde_json::Value>(json).expect("valid JSON");
+        let mut english = Vec::new();
+        paths(&parse(templates::SOURCES[0].1), "", &mut english);
+        for (code, json) in &templates::SOURCES[1..] {
+            let mut texts = Vec::new();
+            paths(&parse(json), "", &mut texts);
+            let keys =
+                |t: &[(String, String)]| t.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+            assert_eq!(
+                keys(&texts),
+                keys(&english),
+                "{code}: the same texts as English"
+            );
+            for ((key, text), (_, source)) in texts.iter().zip(&english) {
+                assert_eq!(placeholders(text), placeholders(source), "{code}: {key}");
+                assert!(!text.trim().is_empty(), "{code}: {key} is empty");
+            }
+            let body = |t: &[(String, String)], k: &str| {
+                t.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone())
+            };
+            for key in [
+                "verify.body",
+                "reset.body",
+                "orderStatus.body",
+                "statuses.completed",
+            ] {
+                assert_ne!(
+                    body(&texts, key),
+                    body(&english, key),
+                    "{code}: {key} is not translated"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_german_user_gets_german_mail() {
+        let mail = templates::verify_email(Language::De, "Ferry", "http://x/verify-email?token=t");
+        assert_ne!(mail.subject, "Verify your email for Ferry");
+        assert!(mail.body.contains("http://x/verify-email?token=t"));
     }
 }

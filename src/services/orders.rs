@@ -16,6 +16,7 @@ use super::quotes::{QuoteError, QuoteIssue, QuoteRequest, QuoteService};
 use crate::domain::address::{AddressError, validate_address, validate_tag};
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
+use crate::domain::language::Language;
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
 use crate::domain::secret::constant_time_eq;
@@ -694,14 +695,16 @@ impl Orders {
         let Some(mails) = &self.settings.status_mails else {
             return Ok(());
         };
-        let label = match status {
-            OrderStatus::Confirming => "confirming: your deposit has arrived",
-            OrderStatus::Emergency => "waiting for your decision",
-            OrderStatus::Completed => "completed",
-            OrderStatus::Refunded => "refunded",
-            OrderStatus::Failed => "failed",
+        use crate::services::mail::templates::{self, Reason, StatusMail};
+        let status = match status {
+            OrderStatus::Confirming => StatusMail::Confirming,
+            OrderStatus::Emergency => StatusMail::Emergency,
+            OrderStatus::Completed => StatusMail::Completed,
+            OrderStatus::Refunded => StatusMail::Refunded,
+            OrderStatus::Failed => StatusMail::Failed,
             _ => return Ok(()),
         };
+        // The owner in their language; an address given for the order in English.
         let mut recipients = Vec::new();
         if let Some(owner) = &order.owner_user_id
             && let Some(user) = self
@@ -710,25 +713,28 @@ impl Orders {
                 .await?
                 .filter(|u| u.order_emails)
         {
-            recipients.push(user.email);
+            recipients.push((user.email.clone(), user.mail_language(), Reason::Profile));
         }
         if let Some(email) = &order.notify_email
-            && !recipients.contains(email)
+            && !recipients.iter().any(|(r, _, _)| r == email)
         {
-            recipients.push(email.clone());
+            recipients.push((email.clone(), Language::En, Reason::Order));
         }
+        // The public page: the token is not mailed, so a mistyped address cannot act on it.
         let link = format!(
             "{}/order-details/{}",
             mails.public_url.trim_end_matches('/'),
             order.id
         );
-        let mail = crate::services::mail::templates::order_status(
-            &mails.site_name,
-            &order.id,
-            label,
-            &link,
-        );
-        for recipient in recipients {
+        for (recipient, language, reason) in recipients {
+            let mail = templates::order_status(
+                language,
+                &mails.site_name,
+                &order.id,
+                status,
+                &link,
+                reason,
+            );
             mails
                 .mailer
                 .enqueue(&recipient, &mail.subject, &mail.body, now)

@@ -25,8 +25,18 @@ pub struct UserRecord {
     pub totp_secret: Option<String>,
     pub totp_enabled: bool,
     pub order_emails: bool,
+    /// The language code the user reads the site in; mails are written in it.
+    pub language: String,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+impl UserRecord {
+    /// The language the user's mails are written in (English for an unknown code).
+    pub fn mail_language(&self) -> crate::domain::language::Language {
+        crate::domain::language::Language::parse(&self.language)
+            .unwrap_or(crate::domain::language::Language::En)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,7 +223,8 @@ pub trait AccountStore: Send + Sync {
 }
 
 const USER_COLUMNS: &str = "id, email, full_name, password_hash, email_verified_at, \
-    referral_code, referred_by, totp_secret, totp_enabled, order_emails, created_at, updated_at";
+    referral_code, referred_by, totp_secret, totp_enabled, order_emails, created_at, updated_at, \
+    language";
 
 const SESSION_COLUMNS: &str =
     "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip";
@@ -235,6 +246,7 @@ fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
         order_emails: row.try_get::<i64, _>("order_emails")? != 0,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        language: row.try_get("language")?,
     })
 }
 
@@ -286,7 +298,7 @@ impl AccountStore for SqlStore {
     async fn insert_user(&self, u: &UserRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO users ({USER_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
         ))
         .bind(&u.id)
         .bind(&u.email)
@@ -300,6 +312,7 @@ impl AccountStore for SqlStore {
         .bind(i64::from(u.order_emails))
         .bind(u.created_at)
         .bind(u.updated_at)
+        .bind(&u.language)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -323,8 +336,8 @@ impl AccountStore for SqlStore {
     async fn update_user(&self, u: &UserRecord) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE users SET full_name = $2, password_hash = $3, email_verified_at = $4, \
-             totp_secret = $5, totp_enabled = $6, order_emails = $7, updated_at = $8 \
-             WHERE id = $1",
+             totp_secret = $5, totp_enabled = $6, order_emails = $7, updated_at = $8, \
+             language = $9 WHERE id = $1",
         )
         .bind(&u.id)
         .bind(&u.full_name)
@@ -334,6 +347,7 @@ impl AccountStore for SqlStore {
         .bind(i64::from(u.totp_enabled))
         .bind(i64::from(u.order_emails))
         .bind(u.updated_at)
+        .bind(&u.language)
         .execute(self.pool())
         .await?;
         Ok(())

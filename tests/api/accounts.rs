@@ -24,6 +24,7 @@ on_both_backends!(
     bad_input_gets_a_clear_error_and_stores_nothing,
     mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns,
     profile_changes_and_account_deletion,
+    mails_are_written_in_the_users_language,
 );
 
 struct Session {
@@ -1051,4 +1052,62 @@ async fn two_factor_is_turned_off_with_the_password_and_a_code(db: Db) {
     )
     .await;
     assert_eq!(user["user"]["two_factor_enabled"], false);
+}
+
+async fn mails_are_written_in_the_users_language(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let session = app
+        .register("greta@example.com", json!({ "language": "de" }))
+        .await;
+    assert_eq!(session.user["language"], "de");
+    let welcome = app.store.mail_to("greta@example.com").await.unwrap();
+    let german = ferry::services::mail::templates::verify_email(
+        ferry::domain::language::Language::De,
+        "Ferry",
+        "",
+    );
+    assert_eq!(welcome[0].subject, german.subject);
+    assert_ne!(welcome[0].subject, "Verify your email for Ferry");
+
+    let refused = app
+        .authed(reqwest::Method::PATCH, "/api/account", &session.token)
+        .await
+        .json(&json!({ "language": "xx" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let changed = json_of(
+        app.authed(reqwest::Method::PATCH, "/api/account", &session.token)
+            .await
+            .json(&json!({ "language": "fr" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(changed["user"]["language"], "fr");
+    app.post_json(
+        "/api/email/password/forgot",
+        &json!({ "email": "greta@example.com" }),
+    )
+    .await;
+    let mails = app.store.mail_to("greta@example.com").await.unwrap();
+    let french = ferry::services::mail::templates::reset_password(
+        ferry::domain::language::Language::Fr,
+        "Ferry",
+        "",
+    );
+    assert!(
+        mails.iter().any(|m| m.subject == french.subject),
+        "a French reset mail among {mails:?}"
+    );
+
+    // Unknown codes at sign-up mean English.
+    let other = app
+        .register("hugo@example.com", json!({ "language": "klingon" }))
+        .await;
+    assert_eq!(other.user["language"], "en");
 }

@@ -1,9 +1,12 @@
-// Follows back/forward navigation to a `lang` parameter and keeps the alternate-language links
-// of the current page in <head> (spec/accounts-and-pages.md §4.5).
-import { useEffect } from 'react';
+// Follows back/forward navigation to a `lang` parameter, keeps the alternate-language links
+// of the current page in <head> (spec/accounts-and-pages.md §4.5), and tells the server which
+// language a signed-in user reads, so their mails come in it.
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
+import { useUpdateProfile } from '@/features/account/api/account';
+import { useUser } from '@/features/auth/api/get-user';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
 import { applyLanguage } from '@/lib/i18n';
 import { isLanguageCode, LANGUAGES } from '@/lib/languages';
@@ -27,6 +30,7 @@ export function LanguageSync() {
     params.set('lang', code);
     return `${origin}${location.pathname}?${params.toString()}`;
   };
+  useMailLanguage(i18n.resolvedLanguage);
   return (
     <>
       {enabled.map((l) => (
@@ -35,4 +39,17 @@ export function LanguageSync() {
       <link rel="alternate" hrefLang="x-default" href={`${origin}${location.pathname}`} />
     </>
   );
+}
+
+/** Saves `language` as a signed-in user's mail language when it differs (once per change). */
+function useMailLanguage(language: string | undefined) {
+  const { user } = useUser();
+  const { mutate } = useUpdateProfile();
+  const asked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!user?.language || !language || user.language === language) return;
+    if (asked.current === language) return;
+    asked.current = language;
+    mutate({ language });
+  }, [user?.language, language, mutate]);
 }

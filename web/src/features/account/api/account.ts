@@ -41,7 +41,7 @@ function useAccountMutation<I, O>(call: (input: I) => Promise<O>) {
 }
 
 export const useUpdateProfile = () =>
-  useAccountMutation((input: { full_name?: string; order_emails?: boolean }) =>
+  useAccountMutation((input: { full_name?: string; order_emails?: boolean; language?: string }) =>
     request<{ user: User }>('/api/account', { method: 'PATCH', body: JSON.stringify(input) }),
   );
 

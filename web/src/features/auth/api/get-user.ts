@@ -14,6 +14,8 @@ export interface User {
   two_factor_enabled?: boolean;
   order_emails?: boolean;
   has_password?: boolean;
+  /** The language the user's mails are written in. */
+  language?: string;
   created_at?: number;
 }
 

@@ -9,6 +9,8 @@ export interface RegisterInput {
   password: string;
   confirm_password: string;
   referral_code?: string;
+  /** The language the visitor reads the site in: their mails are written in it. */
+  language?: string;
 }
 
 export function register(input: RegisterInput): Promise<SignedIn> {

@@ -34,7 +34,7 @@ function useReferralCode(): string | null {
 }
 
 export default function SignUpPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const referralCode = useReferralCode();
   const [values, setValues] = useState({
@@ -79,6 +79,7 @@ export default function SignUpPage() {
       password: values.password,
       confirm_password: values.confirmPassword,
       ...(referralCode ? { referral_code: referralCode } : {}),
+      language: i18n.resolvedLanguage ?? i18n.language,
     });
   };
   const error = (name: FieldName) => (errors[name] ? t(errors[name]) : null);
