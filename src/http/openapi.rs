@@ -108,6 +108,17 @@ const ERRORS: [(&str, &str); 10] = [
     ("503", "A dependency (provider, database) is unavailable"),
 ];
 
+/// What any partner-API method may answer besides its envelope with code 0 or a business
+/// error code.
+const PARTNER_ERRORS: [(&str, &str); 3] = [
+    ("413", "Request body too large (code 301)"),
+    (
+        "429",
+        "Rate limit of the key exceeded (code 429); see Retry-After",
+    ),
+    ("500", "Internal error (code 500)"),
+];
+
 pub fn document() -> &'static Value {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
@@ -115,11 +126,16 @@ pub fn document() -> &'static Value {
         let error = ContentBuilder::new()
             .schema(Some(Ref::from_schema_name("ErrorBody")))
             .build();
+        let envelope = ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Envelope")))
+            .build();
         for (path, item) in api.paths.paths.iter_mut() {
-            // The partner API answers its own envelope, documented on each of its methods.
-            if path.starts_with("/api/v2/") {
-                continue;
-            }
+            // The partner API answers its own envelope (business errors are code ≠ 0 in a 200).
+            let (errors, content) = if path.starts_with("/api/v2/") {
+                (&PARTNER_ERRORS[..], &envelope)
+            } else {
+                (&ERRORS[..], &error)
+            };
             for operation in [
                 &mut item.get,
                 &mut item.post,
@@ -130,15 +146,15 @@ pub fn document() -> &'static Value {
             .into_iter()
             .flatten()
             {
-                for (status, description) in ERRORS {
+                for (status, description) in errors {
                     operation
                         .responses
                         .responses
-                        .entry(status.to_owned())
+                        .entry((*status).to_owned())
                         .or_insert_with(|| {
                             ResponseBuilder::new()
-                                .description(description)
-                                .content("application/json", error.clone())
+                                .description(*description)
+                                .content("application/json", content.clone())
                                 .build()
                                 .into()
                         });
@@ -220,5 +236,18 @@ mod tests {
         let create = &doc["paths"]["/api/create-order"]["post"];
         assert!(create["requestBody"].is_object());
         assert!(create["responses"]["429"].is_object());
+        let partner = &doc["paths"]["/api/v2/create"]["post"]["responses"];
+        for status in ["200", "413", "429", "500"] {
+            assert_eq!(
+                partner[status]["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/Envelope",
+                "{status}"
+            );
+        }
+        assert!(
+            partner["400"].is_null(),
+            "partner errors are envelopes, not HTTP 400"
+        );
+        assert!(doc["components"]["schemas"]["Envelope"].is_object());
     }
 }

@@ -370,10 +370,11 @@ fn availability(state: &AppState, c: &Currency) -> (u8, u8) {
 
 // ---- methods ----
 
+/// Every answer: `code` 0 is success; see the error codes in the API documentation. The
+/// 413, 429 and 500 answers every method may give are added in `openapi.rs`.
 #[derive(utoipa::ToSchema)]
 #[allow(dead_code)]
-/// Every answer: `code` 0 is success; see the error codes in the API documentation.
-struct Envelope {
+pub(super) struct Envelope {
     code: i64,
     msg: String,
     data: Value,
@@ -457,12 +458,7 @@ struct SetEmailRequest {
     summary = "Currencies and whether Ferry can receive (recv) and send (send) each",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header, description = "hex HMAC-SHA256 of the raw body with the key's secret")),
     request_body(content = Object, example = json!({})),
-    responses(
-        (status = 200, description = "The envelope; data is the currency list", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is the currency list", body = Envelope))
 )]
 async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -496,12 +492,7 @@ async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     summary = "A quote: both sides with limits, and any errors (still code 0)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = PriceRequest,
-    responses(
-        (status = 200, description = "The envelope; data is {from, to, errors, ccies?}", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is {from, to, errors, ccies?}", body = Envelope))
 )]
 async fn price(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -544,12 +535,7 @@ async fn price_data(state: &AppState, call: &Call) -> Result<Value, Failure> {
     summary = "Create an order (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = CreateRequest,
-    responses(
-        (status = 200, description = "The envelope; data is the order object", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is the order object", body = Envelope))
 )]
 async fn create(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -679,12 +665,7 @@ async fn find_order(state: &AppState, call: &Call) -> Result<OrderRecord, Failur
     summary = "An order by id and token (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = OrderRequest,
-    responses(
-        (status = 200, description = "The envelope; data is the order object", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is the order object", body = Envelope))
 )]
 async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -708,12 +689,7 @@ async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     summary = "Choose EXCHANGE or REFUND for an order in EMERGENCY (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = EmergencyRequest,
-    responses(
-        (status = 200, description = "The envelope; data is true", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is true", body = Envelope))
 )]
 async fn emergency(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -765,12 +741,7 @@ async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
     summary = "Mail the order's status changes to an address (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = SetEmailRequest,
-    responses(
-        (status = 200, description = "The envelope; data is true", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is true", body = Envelope))
 )]
 async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -804,12 +775,7 @@ async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body
     summary = "QR codes of the deposit address, alone and with the amount (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = OrderRequest,
-    responses(
-        (status = 200, description = "The envelope; data is [{title, src, checked}]", body = Envelope),
-        (status = 413, description = "Body too large", body = Envelope),
-        (status = 429, description = "Rate limit", body = Envelope),
-        (status = 500, description = "Internal error", body = Envelope),
-    )
+    responses((status = 200, description = "The envelope; data is [{title, src, checked}]", body = Envelope))
 )]
 async fn qr(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(

@@ -2,12 +2,13 @@
 // with QR code and recovery codes, signed-in devices, order-status e-mails, deletion.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Button } from '@/components/ui/button';
+import { Section } from '@/components/ui/section';
 import { Field, inputClass } from '@/components/ui/field';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Spinner } from '@/components/ui/spinner';
@@ -34,15 +35,6 @@ import {
   useSessions,
   useUpdateProfile,
 } from '../api/account';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-      <div className="mt-4 space-y-4">{children}</div>
-    </section>
-  );
-}
 
 /** Shows a failed call as a destructive toast with the server's message. */
 function useFailureToast() {

@@ -2,11 +2,12 @@
 // attributed orders and payout requests.
 import { Copy } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Button } from '@/components/ui/button';
+import { Section } from '@/components/ui/section';
 import { Field, inputClass } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
@@ -29,15 +30,6 @@ const PAYOUT_CURRENCIES = [
   ['USDC', 'USD Coin (ERC20)'],
   ['LTC', 'Litecoin (LTC)'],
 ] as const;
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-      <div className="mt-4 space-y-4">{children}</div>
-    </section>
-  );
-}
 
 function Stat({
   id,

@@ -1,12 +1,13 @@
 // /api-management and /api: create API keys (the secret is shown once), see their use, set a
 // webhook with its delivery log, revoke. Creating keys needs a verified e-mail.
 import { Copy, KeyRound } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Button } from '@/components/ui/button';
+import { Section } from '@/components/ui/section';
 import { Field, inputClass } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
@@ -25,15 +26,6 @@ import {
   useSetWebhook,
 } from '../api/partners';
 import { signingExamples } from '../lib/signing';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-      <div className="mt-4 space-y-4">{children}</div>
-    </section>
-  );
-}
 
 function useFailureToast() {
   const { t } = useTranslation();
