@@ -1,13 +1,14 @@
 // Follows back/forward navigation to a `lang` parameter, keeps the alternate-language links
 // of the current page in <head> (spec/accounts-and-pages.md §4.5), and tells the server which
 // language a signed-in user reads, so their mails come in it.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
-import { useUpdateProfile } from '@/features/account/api/account';
-import { useUser } from '@/features/auth/api/get-user';
+import { userQueryOptions, useUser, type User } from '@/features/auth/api/get-user';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { request } from '@/lib/api-client';
 import { applyLanguage } from '@/lib/i18n';
 import { isLanguageCode, LANGUAGES } from '@/lib/languages';
 
@@ -44,12 +45,18 @@ export function LanguageSync() {
 /** Saves `language` as a signed-in user's mail language when it differs (once per change). */
 function useMailLanguage(language: string | undefined) {
   const { user } = useUser();
-  const { mutate } = useUpdateProfile();
+  const queryClient = useQueryClient();
   const asked = useRef<string | null>(null);
   useEffect(() => {
     if (!user?.language || !language || user.language === language) return;
     if (asked.current === language) return;
     asked.current = language;
-    mutate({ language });
-  }, [user?.language, language, mutate]);
+    // A plain call rather than the profile's mutation hooks: this runs on every page.
+    request<{ user: User }>('/api/account', {
+      method: 'PATCH',
+      body: JSON.stringify({ language }),
+    })
+      .then((answer) => queryClient.setQueryData(userQueryOptions().queryKey, answer.user))
+      .catch(() => undefined);
+  }, [user?.language, language, queryClient]);
 }

@@ -87,7 +87,12 @@ export default function HelpPage() {
         </section>
       ) : null}
 
-      {articles.isPending ? <Spinner label={t('common.loading')} /> : null}
+      {articles.isPending ? (
+        // A screen's height, so the sections below stay below the fold until the list is in.
+        <div className="min-h-screen">
+          <Spinner label={t('common.loading')} />
+        </div>
+      ) : null}
       {articles.error ? <p role="alert">{t('help.failed')}</p> : null}
       {articles.data ? (
         <>
