@@ -841,6 +841,44 @@ async fn webhooks_are_signed_and_retried_after_a_server_error(db: Db) {
     assert_eq!(first["attempts"], 2, "{log}");
     assert_eq!(first["last_status_code"], 200);
     assert!(first["delivered_at"].is_i64());
+    // An order a referred visitor makes is reported to the partner's webhook without its
+    // token or the customer's addresses.
+    let visitor = json_of(
+        app.post_json(
+            "/api/create-order",
+            &json!({ "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.2", "toAddress": ETH_ADDRESS,
+                     "direction": "from", "type": "float", "referralCode": erin.referral_code }),
+        )
+        .await,
+    )
+    .await;
+    let visitor_id = visitor["data"]["id"].as_str().unwrap().to_owned();
+    let seen = received.clone();
+    let wanted = visitor_id.clone();
+    eventually("the attributed order is reported", || {
+        let seen = seen.clone();
+        let wanted = wanted.clone();
+        async move {
+            seen.lock()
+                .unwrap()
+                .calls
+                .iter()
+                .any(|(_, _, body)| body.contains(&wanted))
+        }
+    })
+    .await;
+    {
+        let calls = &received.lock().unwrap().calls;
+        let (_, _, body) = calls
+            .iter()
+            .find(|(_, _, b)| b.contains(&visitor_id))
+            .unwrap();
+        let parsed: Value = serde_json::from_str(body).unwrap();
+        assert_eq!(parsed["data"]["attributed"], true);
+        assert!(parsed["data"]["token"].is_null(), "{body}");
+        assert!(!body.contains(ETH_ADDRESS), "no customer address: {body}");
+        assert!(!body.contains(visitor["data"]["token"].as_str().unwrap()));
+    }
     let strangers = partner(&app, "mallory@example.com", true).await;
     let peek = app
         .as_user(

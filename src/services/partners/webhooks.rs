@@ -88,22 +88,33 @@ impl Webhooks {
         }
         let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
         let events = self.store.order_events(&order.id, 0).await?;
-        let body = json!({
-            "event": "order.status",
-            "timestamp": now,
-            "status": partner_status(status),
-            "siteStatus": order.status,
-            "data": order_object(order, &events, self.catalogue, token, now),
-        })
-        .to_string();
+        let event = |data: serde_json::Value| {
+            json!({
+                "event": "order.status",
+                "timestamp": now,
+                "status": partner_status(status),
+                "siteStatus": order.status,
+                "data": data,
+            })
+            .to_string()
+        };
+        // The key that placed the order gets the whole order object (with its token); the
+        // owner's keys hear of orders merely attributed to them (a referred visitor's) without
+        // the token or the customer's addresses, which would let them act on the order.
+        let placed = event(order_object(order, &events, self.catalogue, token, now));
+        let attributed = event(attributed_summary(order));
         for key in targets {
             self.store
                 .insert_webhook_delivery(&WebhookDelivery {
                     id: uuid::Uuid::new_v4().to_string(),
-                    api_key_id: key.id,
+                    api_key_id: key.id.clone(),
                     order_id: order.id.clone(),
                     order_status: order.status.clone(),
-                    body: body.clone(),
+                    body: if order.api_key_id.as_deref() == Some(key.id.as_str()) {
+                        placed.clone()
+                    } else {
+                        attributed.clone()
+                    },
                     created_at: now,
                     give_up_at: now + RETRY_WINDOW_SECONDS,
                     attempts: 0,
@@ -237,6 +248,18 @@ async fn resolves_publicly(url: &str) -> bool {
         }
         Err(_) => false,
     }
+}
+
+/// What an affiliate may know of an order attributed to them: no token, no addresses.
+fn attributed_summary(order: &OrderRecord) -> serde_json::Value {
+    json!({
+        "id": order.id,
+        "type": order.rate_type,
+        "attributed": true,
+        "time": { "reg": order.created_at, "update": order.updated_at, "finish": order.finished_at },
+        "from": { "code": order.from_code, "amount": order.received_amount.as_deref().unwrap_or(&order.from_amount) },
+        "to": { "code": order.to_code, "amount": order.payout_amount.as_deref().unwrap_or(&order.to_amount) },
+    })
 }
 
 /// Seconds before the next attempt after `failures` failures: `first`, twice that, four
