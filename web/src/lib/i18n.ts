@@ -3,7 +3,7 @@
 // need, and `locales/account/{lang}.json`, what the account pages need. English core texts ship in the entry bundle; everything else loads on demand, so the
 // landing page carries only what it shows.
 import i18n from 'i18next';
-import { createElement, lazy, type ComponentProps, type ComponentType } from 'react';
+import { createElement, lazy, useRef, type ComponentProps, type ComponentType } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 import en from '@/locales/en.json';
@@ -113,7 +113,10 @@ export function lazyWithTexts<T extends ComponentType<any>>(
     ));
   const Lazy = lazy(() => load().then((component) => ({ default: component })));
   function Page(props: ComponentProps<T>) {
-    return createElement(loaded ?? Lazy, props);
+    // Chosen once per mounted page: switching from `Lazy` to the loaded component later would
+    // mount the page a second time (its state lost, its effects run again).
+    const component = useRef(loaded ?? Lazy).current;
+    return createElement(component, props);
   }
   Page.preload = () => load().then(() => undefined);
   return Page;
