@@ -238,6 +238,7 @@ test('the API documentation lists every operation from the OpenAPI document', as
   await expect(partner.getByRole('heading', { name: /post\s*\/api\/v2\/create/i })).toBeVisible();
   await partner.getByText(en('apiDocs.example')).first().click();
   await expect(partner.locator('pre').first()).toContainText('X-API-SIGN: $SIGN');
+  await expect(partner.locator('pre').first()).toContainText('"code": 0');
   const guide = page.getByRole('region', { name: en('apiDocs.partnerTitle') });
   const python = guide.locator('details').filter({ hasText: en('apiDocs.languages.python') }).first();
   await python.getByText(en('apiDocs.languages.python')).click();

@@ -249,5 +249,9 @@ mod tests {
             "partner errors are envelopes, not HTTP 400"
         );
         assert!(doc["components"]["schemas"]["Envelope"].is_object());
+        assert_eq!(
+            partner["200"]["content"]["application/json"]["example"]["data"]["status"], "NEW",
+            "the order object is documented by example"
+        );
     }
 }

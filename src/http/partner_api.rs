@@ -458,7 +458,7 @@ struct SetEmailRequest {
     summary = "Currencies and whether Ferry can receive (recv) and send (send) each",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header, description = "hex HMAC-SHA256 of the raw body with the key's secret")),
     request_body(content = Object, example = json!({})),
-    responses((status = 200, description = "The envelope; data is the currency list", body = Envelope))
+    responses((status = 200, description = "The envelope; data is the currency list", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": [{"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "recv": 1, "send": 1, "tag": null, "logo": "https://ferry.example/coins/btc.svg", "color": "#f7931a", "priority": 10}]})))
 )]
 async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -492,7 +492,7 @@ async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     summary = "A quote: both sides with limits, and any errors (still code 0)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = PriceRequest,
-    responses((status = 200, description = "The envelope; data is {from, to, errors, ccies?}", body = Envelope))
+    responses((status = 200, description = "The envelope; data is {from, to, errors, ccies?}", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"from": {"code": "BTC", "coin": "BTC", "network": "BTC", "amount": "0.1", "rate": "32.841", "precision": 8, "min": "0.00009524", "max": "0.95238096", "usd": "10500.21", "btc": "0.1"}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "amount": "3.2841", "rate": "0.03044974", "precision": 8, "min": "0.0031", "max": "31.27", "usd": "10447.70"}, "errors": []}})))
 )]
 async fn price(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -535,7 +535,7 @@ async fn price_data(state: &AppState, call: &Call) -> Result<Value, Failure> {
     summary = "Create an order (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = CreateRequest,
-    responses((status = 200, description = "The envelope; data is the order object", body = Envelope))
+    responses((status = 200, description = "The envelope; data is the order object", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"id": "7KQ2M9XHT4WZ3PNA", "type": "float", "email": "", "status": "NEW", "token": "3f9c0d6a1b2e4c5d8e7f6a5b4c3d2e1f", "time": {"reg": 1795400000, "start": null, "finish": null, "update": 1795400000, "expiration": 1795401800, "left": 1800}, "from": {"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "alias": "btc", "amount": "0.1", "address": "bc1qsr474eqlpkjz39x8nzs4fmexd50fcmmr4mfl7c", "addressAlt": null, "tag": null, "tagName": null, "reqConfirmations": 2, "maxConfirmations": 2, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "name": "Ethereum", "alias": "eth", "amount": "3.2841", "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "back": {"code": null, "coin": null, "network": null, "name": null, "alias": null, "amount": null, "address": null, "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "emergency": {"status": [], "choice": "NONE", "repeat": "0"}}})))
 )]
 async fn create(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -665,7 +665,7 @@ async fn find_order(state: &AppState, call: &Call) -> Result<OrderRecord, Failur
     summary = "An order by id and token (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = OrderRequest,
-    responses((status = 200, description = "The envelope; data is the order object", body = Envelope))
+    responses((status = 200, description = "The envelope; data is the order object", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"id": "7KQ2M9XHT4WZ3PNA", "type": "float", "email": "", "status": "NEW", "token": "3f9c0d6a1b2e4c5d8e7f6a5b4c3d2e1f", "time": {"reg": 1795400000, "start": null, "finish": null, "update": 1795400000, "expiration": 1795401800, "left": 1800}, "from": {"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "alias": "btc", "amount": "0.1", "address": "bc1qsr474eqlpkjz39x8nzs4fmexd50fcmmr4mfl7c", "addressAlt": null, "tag": null, "tagName": null, "reqConfirmations": 2, "maxConfirmations": 2, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "name": "Ethereum", "alias": "eth", "amount": "3.2841", "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "back": {"code": null, "coin": null, "network": null, "name": null, "alias": null, "amount": null, "address": null, "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "emergency": {"status": [], "choice": "NONE", "repeat": "0"}}})))
 )]
 async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -689,7 +689,7 @@ async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     summary = "Choose EXCHANGE or REFUND for an order in EMERGENCY (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = EmergencyRequest,
-    responses((status = 200, description = "The envelope; data is true", body = Envelope))
+    responses((status = 200, description = "The envelope; data is true", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": true})))
 )]
 async fn emergency(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -741,7 +741,7 @@ async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
     summary = "Mail the order's status changes to an address (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = SetEmailRequest,
-    responses((status = 200, description = "The envelope; data is true", body = Envelope))
+    responses((status = 200, description = "The envelope; data is true", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": true})))
 )]
 async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(
@@ -775,7 +775,7 @@ async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body
     summary = "QR codes of the deposit address, alone and with the amount (trade keys)",
     params(("X-API-KEY" = String, Header), ("X-API-SIGN" = String, Header)),
     request_body = OrderRequest,
-    responses((status = 200, description = "The envelope; data is [{title, src, checked}]", body = Envelope))
+    responses((status = 200, description = "The envelope; data is [{title, src, checked}]", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": [{"title": "Address", "src": "data:image/png;base64,iVBORw0KGgo…", "checked": false}, {"title": "With amount", "src": "data:image/png;base64,iVBORw0KGgo…", "checked": true}]})))
 )]
 async fn qr(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     run(

@@ -18,6 +18,7 @@ export interface Operation {
   operationId?: string;
   parameters?: { name: string; in: string; required?: boolean; schema?: SchemaObject }[];
   requestBody?: { content?: Record<string, { schema?: SchemaObject }> };
+  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
 
 export interface OpenApiDocument {

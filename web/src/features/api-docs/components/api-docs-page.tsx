@@ -35,7 +35,19 @@ function typeOf(schema: SchemaObject): string {
   return Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
 }
 
+/** The request as a curl command, followed by the documented answer when there is one. */
 function example(doc: OpenApiDocument, method: string, path: string, operation: Operation): string {
+  const answer = operation.responses?.['200']?.content?.['application/json']?.example;
+  const request = requestExample(doc, method, path, operation);
+  return answer === undefined ? request : `${request}\n\n# →\n${JSON.stringify(answer, null, 2)}`;
+}
+
+function requestExample(
+  doc: OpenApiDocument,
+  method: string,
+  path: string,
+  operation: Operation,
+): string {
   const body = resolve(doc, operation.requestBody?.content?.['application/json']?.schema);
   const sample = Object.fromEntries(
     Object.entries(body?.properties ?? {})
