@@ -234,7 +234,7 @@ test('the API documentation lists every operation from the OpenAPI document', as
   await expect(page.getByRole('region', { name: en('apiDocs.groups.accounts') }).getByRole('heading', { name: /\/api\/register/ })).toBeVisible();
   await exchange.getByText(en('apiDocs.example')).first().click();
   await expect(exchange.locator('pre').first()).toContainText('curl -X');
-  const partner = page.getByRole('region', { name: en('apiDocs.groups.partner') });
+  const partner = page.getByRole('region', { name: en('apiDocs.groups.partner'), exact: true });
   await expect(partner.getByRole('heading', { name: /post\s*\/api\/v2\/create/i })).toBeVisible();
   await partner.getByText(en('apiDocs.example')).first().click();
   await expect(partner.locator('pre').first()).toContainText('X-API-SIGN: $SIGN');
