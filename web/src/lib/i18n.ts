@@ -3,7 +3,7 @@
 // need, and `locales/account/{lang}.json`, what the account pages need. English core texts ship in the entry bundle; everything else loads on demand, so the
 // landing page carries only what it shows.
 import i18n from 'i18next';
-import { createElement, lazy, useRef, type ComponentProps, type ComponentType } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 import en from '@/locales/en.json';
@@ -85,41 +85,13 @@ export function loadLanguageTexts(language: LanguageCode): Promise<void> {
   return Promise.all([load('core', language), load('pages', language)]).then(() => undefined);
 }
 
-/** A page loaded on demand with its texts; `preload` fetches both ahead of rendering. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bound as React.lazy
-export type LazyPage<T extends ComponentType<any>> = ComponentType<ComponentProps<T>> & {
-  preload: () => Promise<void>;
-};
-
-/**
- * `React.lazy`, waiting for the texts too, so a page never shows a raw key. Once loaded (for
- * the first page, before the app's first render: see `main.tsx`), the page renders at once
- * instead of through Suspense, so it paints with the layout rather than a fallback later.
- */
+/** `React.lazy`, waiting for the texts too, so a page never shows a raw key. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bound as React.lazy
 export function lazyWithTexts<T extends ComponentType<any>>(
   factory: () => Promise<{ default: T }>,
   kinds: readonly TextKind[] = ['pages'],
-): LazyPage<T> {
-  let loaded: T | null = null;
-  let loading: Promise<T> | null = null;
-  const load = () =>
-    (loading ??= Promise.all([factory(), loadTexts(kinds)]).then(
-      ([module]) => (loaded = module.default),
-      (error: unknown) => {
-        loading = null; // a failed chunk may be fetched again
-        throw error;
-      },
-    ));
-  const Lazy = lazy(() => load().then((component) => ({ default: component })));
-  function Page(props: ComponentProps<T>) {
-    // Chosen once per mounted page: switching from `Lazy` to the loaded component later would
-    // mount the page a second time (its state lost, its effects run again).
-    const component = useRef(loaded ?? Lazy).current;
-    return createElement(component, props);
-  }
-  Page.preload = () => load().then(() => undefined);
-  return Page;
+): LazyExoticComponent<T> {
+  return lazy(() => Promise.all([factory(), loadTexts(kinds)]).then(([module]) => module));
 }
 
 export function initialLanguage(): LanguageCode {
