@@ -69,7 +69,7 @@ pub fn user_view(user: &UserRecord) -> Value {
 }
 
 /// Rejects over-long fields before any work is done on them.
-fn bounded<'a>(name: &str, value: &'a str) -> Result<&'a str, ApiError> {
+pub(super) fn bounded<'a>(name: &str, value: &'a str) -> Result<&'a str, ApiError> {
     if value.len() > FIELD_LIMIT {
         return Err(ApiError::BadRequest(format!("{name} is too long")));
     }

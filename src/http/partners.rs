@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::AppState;
+use super::accounts::bounded;
 use super::auth::AuthUser;
 use super::error::ApiError;
 use super::extract::ApiJson;
@@ -137,7 +138,7 @@ async fn revoke_api_key(
     state
         .partners
         .keys
-        .revoke(&auth.user, bounded(&id)?, crate::now_unix())
+        .revoke(&auth.user, bounded("API key", &id)?, crate::now_unix())
         .await?;
     Ok(Json(json!({ "message": "API key revoked." })))
 }
@@ -165,7 +166,7 @@ async fn set_webhook(
     state
         .partners
         .keys
-        .set_webhook(&auth.user, bounded(&id)?, body.url.as_deref())
+        .set_webhook(&auth.user, bounded("API key", &id)?, body.url.as_deref())
         .await?;
     Ok(Json(json!({ "message": "Webhook saved." })))
 }
@@ -184,7 +185,7 @@ async fn list_deliveries(
     let deliveries = state
         .partners
         .keys
-        .deliveries(&auth.user, bounded(&id)?)
+        .deliveries(&auth.user, bounded("API key", &id)?)
         .await?;
     Ok(Json(json!({
         "deliveries": deliveries.iter().map(delivery_view).collect::<Vec<_>>(),
@@ -240,8 +241,8 @@ async fn request_payout(
         .ledger
         .request_payout(
             &auth.user,
-            bounded(&body.currency)?,
-            bounded(&body.address)?,
+            bounded("Currency", &body.currency)?,
+            bounded("Address", &body.address)?,
             body.tag.as_deref(),
             crate::now_unix(),
         )
@@ -251,11 +252,4 @@ async fn request_payout(
         "message": "Payout requested. You will be paid after review.",
         "payout": crate::services::partners::ledger::PayoutView::from(payout),
     })))
-}
-
-fn bounded(value: &str) -> Result<&str, ApiError> {
-    if value.len() > 200 {
-        return Err(ApiError::BadRequest("The value is too long".into()));
-    }
-    Ok(value)
 }

@@ -304,11 +304,6 @@ impl Ledger {
         let earned_btc = sum(state::AVAILABLE, |c| {
             c.amount_btc.as_deref().map_or(Decimal::ZERO, dec)
         });
-        let spent: Decimal = payouts
-            .iter()
-            .filter(|p| p.status != payout_status::REJECTED)
-            .map(|p| dec(&p.amount_usd))
-            .sum();
         let paid: Decimal = payouts
             .iter()
             .filter(|p| p.status == payout_status::PAID)
@@ -341,7 +336,7 @@ impl Ledger {
             earned_usd: text(cents(earned)),
             earned_btc: text(earned_btc.round_dp(8)),
             pending_usd: text(sum(state::PENDING, |c| dec(&c.amount_usd)).round_dp(2)),
-            available_usd: text(available(earned, spent)),
+            available_usd: text(available(&commissions, &payouts)),
             paid_usd: text(paid.round_dp(2)),
             chart: chart(first_day, &clicks, &commissions),
             recent_orders: attributed_view(&orders, &commissions),
@@ -375,15 +370,12 @@ impl Ledger {
             validate_tag(coin.family, tag)
                 .map_err(|e| LedgerError::Invalid(format!("Invalid tag: {e}")))?;
         }
-        let summary = self.summary(user, now).await?;
-        if summary
-            .payouts
-            .iter()
-            .any(|p| p.status == payout_status::REQUESTED)
-        {
+        let payouts = self.store.payouts_of(&user.id).await?;
+        if payouts.iter().any(|p| p.status == payout_status::REQUESTED) {
             return Err(already_open());
         }
-        let amount = dec(&summary.available_usd);
+        let commissions = self.store.commissions_of(&user.id).await?;
+        let amount = available(&commissions, &payouts);
         if amount < self.settings.min_payout_usd {
             return Err(LedgerError::Invalid(format!(
                 "The minimum payout is ${}; your available balance is ${}",
@@ -445,9 +437,19 @@ fn cents(value: Decimal) -> Decimal {
     value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero)
 }
 
-/// What may still be paid out: never negative, to the cent, so it equals the earned figure
-/// shown while nothing has been paid.
-fn available(earned: Decimal, spent: Decimal) -> Decimal {
+/// What may still be paid out: the earned commission less what was paid or is requested,
+/// never negative, to the cent, so it equals the earned figure shown while nothing was paid.
+fn available(commissions: &[Commission], payouts: &[Payout]) -> Decimal {
+    let earned: Decimal = commissions
+        .iter()
+        .filter(|c| c.state == state::AVAILABLE)
+        .map(|c| dec(&c.amount_usd))
+        .sum();
+    let spent: Decimal = payouts
+        .iter()
+        .filter(|p| p.status != payout_status::REJECTED)
+        .map(|p| dec(&p.amount_usd))
+        .sum();
     cents(cents(earned) - spent).max(Decimal::ZERO)
 }
 
@@ -509,11 +511,48 @@ mod tests {
 
     #[test]
     fn the_available_balance_is_never_negative_and_rounds_down_to_the_cent() {
+        let commission = |state: &str, usd: &str| Commission {
+            order_id: format!("{state}{usd}"),
+            partner_user_id: "p".into(),
+            state: state.into(),
+            volume_usd: "100".into(),
+            amount_usd: usd.into(),
+            amount_btc: None,
+            created_at: 0,
+            updated_at: 0,
+        };
+        let payout = |status: &str, usd: &str| Payout {
+            id: format!("{status}{usd}"),
+            user_id: "p".into(),
+            amount_usd: usd.into(),
+            currency: "BTC".into(),
+            address: "a".into(),
+            tag: None,
+            status: status.into(),
+            txid: None,
+            created_at: 0,
+            processed_at: None,
+        };
+        let earned = [
+            commission(state::AVAILABLE, "10.009"),
+            commission(state::PENDING, "5"),
+            commission(state::REVERSED, "7"),
+        ];
+        assert_eq!(available(&earned, &[]), Decimal::new(1000, 2));
         assert_eq!(
-            available(Decimal::new(10_009, 3), Decimal::ZERO),
-            Decimal::new(1000, 2)
+            available(
+                &earned,
+                &[
+                    payout(payout_status::PAID, "4"),
+                    payout(payout_status::REJECTED, "6")
+                ]
+            ),
+            Decimal::new(600, 2)
         );
-        assert_eq!(available(Decimal::ONE, Decimal::TWO), Decimal::ZERO);
+        assert_eq!(
+            available(&earned, &[payout(payout_status::REQUESTED, "12")]),
+            Decimal::ZERO
+        );
     }
 
     #[test]
