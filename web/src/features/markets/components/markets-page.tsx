@@ -1,7 +1,7 @@
 // Markets (spec/accounts-and-pages.md §2.3): All/Favorites, search, the nine columns with a
 // 7-day sparkline, sortable headers, the three messages, and where the data comes from.
 import { ArrowDown, ArrowUp, Search, Star } from 'lucide-react';
-import { useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -53,6 +53,96 @@ function Change({ value, locale }: { value: number | null; locale: string }) {
   );
 }
 
+interface CoinRowProps {
+  coin: MarketCoin;
+  favorite: boolean;
+  tradable: boolean;
+  locale: string;
+  onToggle: (id: string) => void;
+}
+
+/** One coin's row; unchanged rows are not rendered again when the list around them changes. */
+const CoinRow = memo(function CoinRow({
+  coin,
+  favorite,
+  tradable,
+  locale,
+  onToggle,
+}: CoinRowProps) {
+  const { t } = useTranslation();
+  const symbol = coin.symbol.toUpperCase();
+  return (
+    <tr>
+      <td className="px-3 py-3">
+        <button
+          type="button"
+          aria-pressed={favorite}
+          aria-label={t(favorite ? 'markets.removeFavorite' : 'markets.addFavorite', {
+            name: coin.name,
+          })}
+          onClick={() => onToggle(coin.id)}
+          className="rounded p-1 hover:bg-slate-100"
+        >
+          <Star
+            aria-hidden="true"
+            className={cn('size-4', favorite ? 'fill-amber-400 text-amber-500' : 'text-slate-400')}
+          />
+        </button>
+      </td>
+      <td className="px-3 py-3 text-right text-slate-600">{coin.market_cap_rank ?? '—'}</td>
+      <td className="px-3 py-3">
+        <span className="flex items-center gap-2 whitespace-nowrap">
+          {coin.image ? (
+            <img
+              src={coin.image}
+              alt=""
+              width={24}
+              height={24}
+              loading="lazy"
+              className="size-6 rounded-full"
+            />
+          ) : null}
+          <span className="font-medium text-slate-900">{coin.name}</span>
+          <span className="text-slate-600">{symbol}</span>
+          {tradable ? (
+            <Link
+              to={paths.exchangePair(symbol, symbol === 'BTC' ? 'ETH' : 'BTC')}
+              className="text-xs text-teal-800 underline"
+              aria-label={t('markets.exchangeCoin', { name: coin.name })}
+            >
+              {t('markets.exchange')}
+            </Link>
+          ) : null}
+        </span>
+      </td>
+      <td className="px-3 py-3 text-right font-mono whitespace-nowrap">
+        {formatPrice(coin.current_price, locale)}
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">
+        <Change value={coin.price_change_percentage_24h} locale={locale} />
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">
+        <Change value={coin.price_change_percentage_7d_in_currency} locale={locale} />
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">
+        {formatBillions(coin.market_cap, locale)}
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">
+        {formatMillions(coin.total_volume, locale)}
+      </td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">{`${formatMillions(coin.circulating_supply, locale, '')} ${symbol}`}</td>
+      <td className="px-3 py-3">
+        {coin.sparkline_in_7d?.price.length ? (
+          <Sparkline
+            prices={coin.sparkline_in_7d.price}
+            label={`${coin.name}: ${formatChange(coin.price_change_percentage_7d_in_currency, locale)}`}
+          />
+        ) : null}
+      </td>
+    </tr>
+  );
+});
+
 export default function MarketsPage() {
   const { t, i18n } = useTranslation();
   const coins = useCoins();
@@ -82,14 +172,16 @@ export default function MarketsPage() {
   ];
   const tradable = new Set((currencies?.list ?? []).map((c) => c.coin.toUpperCase()));
 
-  let shown: MarketCoin[] = [];
-  if (coins.data) {
+  const data = coins.data;
+  const shown = useMemo(() => {
+    if (!data) return null;
     const base =
-      view === 'favorites'
-        ? coins.data.coins.filter((c) => favorites.includes(c.id))
-        : coins.data.coins;
-    shown = sortCoins(searchCoins(base, query), sort.key, sort.ascending);
-  }
+      view === 'favorites' ? data.coins.filter((c) => favorites.includes(c.id)) : data.coins;
+    return sortCoins(searchCoins(base, query), sort.key, sort.ascending);
+  }, [data, view, favorites, query, sort]);
+  // A hundred rows with charts take long to render: React renders them in the background, in
+  // slices, so the page keeps answering while they arrive (and while someone types a search).
+  const rows = useDeferredValue(shown);
   const sortBy = (key: SortKey) =>
     setSort((s) =>
       s.key === key
@@ -153,7 +245,7 @@ export default function MarketsPage() {
         </label>
       </div>
 
-      {coins.isPending ? (
+      {coins.isPending || (shown && !rows) ? (
         <p role="status" className="py-10 text-center text-slate-600">
           {t('markets.loading')}
         </p>
@@ -163,8 +255,8 @@ export default function MarketsPage() {
           {t('markets.error')}
         </p>
       ) : null}
-      {coins.data ? (
-        shown.length === 0 ? (
+      {rows ? (
+        rows.length === 0 ? (
           <p className="rounded-xl border border-slate-200 bg-white p-8 text-center text-slate-700">
             {t('markets.empty')}
             {view === 'favorites' && favorites.length === 0 ? (
@@ -218,89 +310,16 @@ export default function MarketsPage() {
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
-                {shown.map((coin) => {
-                  const favorite = favorites.includes(coin.id);
-                  const symbol = coin.symbol.toUpperCase();
-                  return (
-                    <tr key={coin.id}>
-                      <td className="px-3 py-3">
-                        <button
-                          type="button"
-                          aria-pressed={favorite}
-                          aria-label={t(
-                            favorite ? 'markets.removeFavorite' : 'markets.addFavorite',
-                            { name: coin.name },
-                          )}
-                          onClick={() => toggle(coin.id)}
-                          className="rounded p-1 hover:bg-slate-100"
-                        >
-                          <Star
-                            aria-hidden="true"
-                            className={cn(
-                              'size-4',
-                              favorite ? 'fill-amber-400 text-amber-500' : 'text-slate-400',
-                            )}
-                          />
-                        </button>
-                      </td>
-                      <td className="px-3 py-3 text-right text-slate-600">
-                        {coin.market_cap_rank ?? '—'}
-                      </td>
-                      <td className="px-3 py-3">
-                        <span className="flex items-center gap-2 whitespace-nowrap">
-                          {coin.image ? (
-                            <img
-                              src={coin.image}
-                              alt=""
-                              width={24}
-                              height={24}
-                              loading="lazy"
-                              className="size-6 rounded-full"
-                            />
-                          ) : null}
-                          <span className="font-medium text-slate-900">{coin.name}</span>
-                          <span className="text-slate-600">{symbol}</span>
-                          {tradable.has(symbol) ? (
-                            <Link
-                              to={paths.exchangePair(symbol, symbol === 'BTC' ? 'ETH' : 'BTC')}
-                              className="text-xs text-teal-800 underline"
-                              aria-label={t('markets.exchangeCoin', { name: coin.name })}
-                            >
-                              {t('markets.exchange')}
-                            </Link>
-                          ) : null}
-                        </span>
-                      </td>
-                      <td className="px-3 py-3 text-right font-mono whitespace-nowrap">
-                        {formatPrice(coin.current_price, locale)}
-                      </td>
-                      <td className="px-3 py-3 text-right whitespace-nowrap">
-                        <Change value={coin.price_change_percentage_24h} locale={locale} />
-                      </td>
-                      <td className="px-3 py-3 text-right whitespace-nowrap">
-                        <Change
-                          value={coin.price_change_percentage_7d_in_currency}
-                          locale={locale}
-                        />
-                      </td>
-                      <td className="px-3 py-3 text-right whitespace-nowrap">
-                        {formatBillions(coin.market_cap, locale)}
-                      </td>
-                      <td className="px-3 py-3 text-right whitespace-nowrap">
-                        {formatMillions(coin.total_volume, locale)}
-                      </td>
-                      <td className="px-3 py-3 text-right whitespace-nowrap">{`${formatMillions(coin.circulating_supply, locale, '')} ${symbol}`}</td>
-                      <td className="px-3 py-3">
-                        {coin.sparkline_in_7d?.price.length ? (
-                          <Sparkline
-                            prices={coin.sparkline_in_7d.price}
-                            label={`${coin.name}: ${formatChange(coin.price_change_percentage_7d_in_currency, locale)}`}
-                          />
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
+                {rows.map((coin) => (
+                  <CoinRow
+                    key={coin.id}
+                    coin={coin}
+                    favorite={favorites.includes(coin.id)}
+                    tradable={tradable.has(coin.symbol.toUpperCase())}
+                    locale={locale}
+                    onToggle={toggle}
+                  />
+                ))}
               </tbody>
             </table>
           </div>
