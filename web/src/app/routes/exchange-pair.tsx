@@ -2,25 +2,29 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 
+import catalogue from '@catalogue';
+
 import { PageMeta } from '@/components/seo/page-meta';
-import { Spinner } from '@/components/ui/spinner';
-import { useCurrencies } from '@/features/exchange/api/get-currencies';
+import { catalogueCurrencies, useCurrencies } from '@/features/exchange/api/get-currencies';
 import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { INITIAL_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
 
+// Until the server's list arrives (and in the page prerendered at build time), the catalogue
+// shipped with the app names the pair; the server's list, which may close a coin, then decides.
+const SHIPPED = catalogueCurrencies(catalogue.currencies);
+
 export default function ExchangePairRoute() {
   const { t } = useTranslation();
   const { pair = '' } = useParams();
-  const { data: currencies } = useCurrencies();
+  const list = useCurrencies().data?.list ?? SHIPPED;
   const { data: config } = useSiteConfig();
   const [rawFrom = '', rawTo = ''] = pair.toUpperCase().split('-');
-  if (!currencies) return <Spinner label={t('common.loading')} />;
-  const from = currencies.list.find((c) => c.code === rawFrom);
-  const to = currencies.list.find((c) => c.code === rawTo);
+  const from = list.find((c) => c.code === rawFrom);
+  const to = list.find((c) => c.code === rawTo);
   const valid = !!from && !!to && from.code !== to.code;
-  const unknown = [rawFrom, rawTo].filter((code) => !currencies.list.some((c) => c.code === code));
+  const unknown = [rawFrom, rawTo].filter((code) => !list.some((c) => c.code === code));
   const fees = config
     ? { float: config.fees.float_percent, fixed: config.fees.fixed_percent }
     : undefined;
@@ -53,6 +57,7 @@ export default function ExchangePairRoute() {
         initialTo={valid ? to.code : INITIAL_PAIR.to}
         {...(fees ? { fees } : {})}
         {...(config?.sandbox ? { samples: SAMPLE_ADDRESSES } : {})}
+        knownCurrencies={SHIPPED}
       />
     </section>
   );

@@ -15,10 +15,15 @@ export interface CurrencyList {
 
 const byPriority = (a: Currency, b: Currency) => (b.priority ?? 0) - (a.priority ?? 0);
 
+/** The shipped catalogue's entries as currencies, every one open both ways. */
+export function catalogueCurrencies(entries: readonly object[]): Currency[] {
+  return entries.map((c) => ({ ...c, send: 1, recv: 1 }) as Currency).sort(byPriority);
+}
+
 /** The catalogue shipped with the app, loaded only when the server's list fails. */
 async function localCatalogue(): Promise<Currency[]> {
   const { default: file } = await import('@catalogue');
-  return file.currencies.map((c) => ({ ...c, send: 1, recv: 1 }) as Currency);
+  return catalogueCurrencies(file.currencies);
 }
 
 export async function getCurrencies(): Promise<CurrencyList> {
@@ -28,7 +33,7 @@ export async function getCurrencies(): Promise<CurrencyList> {
   } catch (error) {
     console.warn('Could not load currencies', error);
     notify(i18n.t('toast.currenciesFailed'), { variant: 'destructive' });
-    return { list: (await localCatalogue()).sort(byPriority), local: true };
+    return { list: await localCatalogue(), local: true };
   }
 }
 

@@ -27,6 +27,7 @@ import {
 } from '../lib/constants';
 import { pickFallbackCoin } from '../lib/fallback-coin';
 import type { Currency, Direction, Order, RateType } from '../types';
+import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import { CurrencyPicker } from './currency-picker';
 import { RateTypeDialog } from './rate-type-dialog';
 
@@ -39,6 +40,8 @@ export interface ExchangeWidgetProps {
   fees?: { float: string; fixed: string };
   /** Sample destination addresses to offer (sandbox only), by currency code. */
   samples?: Record<string, string>;
+  /** What names the chosen coins until the server's list arrives (and in prerendered pages). */
+  knownCurrencies?: Currency[];
 }
 
 type Phase = 'editing' | 'creating' | 'created';
@@ -52,6 +55,7 @@ export function ExchangeWidget({
   initialTo = INITIAL_PAIR.to,
   fees = { float: '0.5', fixed: '1.0' },
   samples,
+  knownCurrencies = STARTING_CURRENCIES,
 }: ExchangeWidgetProps) {
   const { t } = useTranslation();
   const ids = useId();
@@ -80,8 +84,8 @@ export function ExchangeWidget({
     [],
   );
 
-  const from = useCurrency(list, fromCode);
-  const to = useCurrency(list, toCode);
+  const from = useCurrency(list ?? knownCurrencies, fromCode);
+  const to = useCurrency(list ?? knownCurrencies, toCode);
   const typed = direction === 'from' ? amount : receiveAmount;
   const quoteQuery = useQuote(
     { from: fromCode, to: toCode, amount: typed, direction, type: rateType },
