@@ -30,11 +30,17 @@ test('hashed assets are served precompressed with an immutable cache', async ({ 
   expect(again.status()).toBe(304);
 });
 
-test('client routes fall back to the app shell', async ({ request }) => {
+test('client routes fall back to the app shell, with the first screen where one was prerendered', async ({
+  request,
+}) => {
   const page = await request.get('/exchange/btc-eth');
   expect(page.status()).toBe(200);
   expect(page.headers()['content-type']).toContain('text/html');
-  expect(await page.text()).toContain('<div id="root">');
+  expect(page.headers()['content-encoding']).toBe('gzip');
+  expect(await page.text()).toContain('<div id="root" data-prerendered="en"><div');
+  const signUp = await request.get('/signup');
+  expect(signUp.status()).toBe(200);
+  expect(await signUp.text()).toContain('<div id="root"></div>');
 });
 
 test('unknown API paths are JSON 404s, never the app shell', async ({ request }) => {

@@ -187,9 +187,14 @@ test('the server writes each route head: pair titles, canonical, noindex and a 4
   const missing = await request.get('/no-such-page');
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toContain('<meta name="robots" content="noindex" data-server-head />');
-  // The page's own chunk and its texts are preloaded with the entry script.
+  // The page's own chunk and its texts are preloaded with the entry script; where the page's
+  // first screen comes prerendered, the scripts are not needed to paint it and load at low priority.
+  expect(article).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/article-page-[\w-]+\.js" \/>/);
   const markets = await (await request.get('/markets')).text();
-  expect(markets).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/markets-page-[\w-]+\.js" \/>/);
+  expect(markets).toMatch(
+    /<link rel="modulepreload" fetchpriority="low" crossorigin href="\/assets\/markets-page-[\w-]+\.js" \/>/,
+  );
+  expect(markets).toMatch(/<script type="module" fetchpriority="low" crossorigin src="\/assets\/index-[\w-]+\.js">/);
   const orders = await (await request.get('/orders')).text();
   expect(orders).toContain('<meta name="robots" content="noindex" data-server-head />');
 });

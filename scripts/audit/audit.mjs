@@ -66,6 +66,9 @@ try {
       for (const r of result?.lhr.audits['network-requests']?.details?.items ?? []) {
         console.log(`${String(Math.round(r.networkRequestTime)).padStart(6)} ${String(Math.round(r.networkEndTime)).padStart(6)} ${String(r.transferSize).padStart(7)} ${r.url.replace(base, '')}`);
       }
+      for (const t of result?.lhr.audits['long-tasks']?.details?.items ?? []) {
+        console.log(`long task at ${Math.round(t.startTime)} ms: ${Math.round(t.duration)} ms ${t.url.replace(base, '')}`);
+      }
       const bootup = result?.lhr.audits['bootup-time'];
       console.log('bootup', bootup?.displayValue, 'main-thread', result?.lhr.audits['mainthread-work-breakdown']?.displayValue);
     }

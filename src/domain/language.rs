@@ -64,6 +64,52 @@ impl Language {
         let code = code.trim().to_ascii_lowercase();
         SUPPORTED_LANGUAGES.into_iter().find(|l| l.code() == code)
     }
+
+    /// An exact code, as the web app matches it (`isLanguageCode`).
+    fn exact(code: &str) -> Option<Language> {
+        SUPPORTED_LANGUAGES.into_iter().find(|l| l.code() == code)
+    }
+
+    /// The language the web app will show (`resolveLanguage` in `web/src/lib/languages.ts`):
+    /// the `lang` URL parameter (English when it names none we have), the stored choice, the
+    /// browser's languages by preference, else English.
+    pub fn resolve(
+        url_param: Option<&str>,
+        stored: Option<&str>,
+        accept_language: Option<&str>,
+    ) -> Language {
+        if let Some(param) = url_param.filter(|p| !p.is_empty()) {
+            return Language::exact(param).unwrap_or(Language::En);
+        }
+        if let Some(language) = stored.and_then(Language::exact) {
+            return language;
+        }
+        browser_languages(accept_language.unwrap_or(""))
+            .into_iter()
+            .find_map(|tag| {
+                let base = tag.to_ascii_lowercase();
+                Language::exact(base.split('-').next().unwrap_or(""))
+            })
+            .unwrap_or(Language::En)
+    }
+}
+
+/// The tags of an `Accept-Language` header, most preferred first (what `navigator.languages`
+/// lists); refused ones (`q=0`) left out.
+fn browser_languages(header: &str) -> Vec<&str> {
+    let mut tags: Vec<(&str, f32)> = header
+        .split(',')
+        .filter_map(|entry| {
+            let mut parts = entry.split(';').map(str::trim);
+            let tag = parts.next().filter(|t| !t.is_empty())?;
+            let quality = parts
+                .find_map(|p| p.strip_prefix("q="))
+                .map_or(1.0, |q| q.parse::<f32>().unwrap_or(0.0));
+            (quality > 0.0).then_some((tag, quality))
+        })
+        .collect();
+    tags.sort_by(|a, b| b.1.total_cmp(&a.1));
+    tags.into_iter().map(|(tag, _)| tag).collect()
 }
 
 #[cfg(test)]
@@ -82,5 +128,31 @@ mod tests {
         assert_eq!(Language::parse("DE"), Some(Language::De));
         assert_eq!(Language::parse("xx"), None);
         assert_eq!(Language::parse(""), None);
+    }
+
+    #[test]
+    fn the_page_language_is_resolved_as_the_web_app_resolves_it() {
+        let resolve = Language::resolve;
+        assert_eq!(resolve(Some("ja"), Some("de"), Some("fr")), Language::Ja);
+        // An unsupported (or differently cased) parameter means English, whatever else says.
+        assert_eq!(resolve(Some("xx"), Some("de"), Some("fr")), Language::En);
+        assert_eq!(resolve(Some("DE"), None, None), Language::En);
+        assert_eq!(resolve(Some(""), Some("de"), None), Language::De);
+        assert_eq!(resolve(None, Some("de"), Some("fr")), Language::De);
+        assert_eq!(
+            resolve(None, Some("xx"), Some("fr-CA,fr;q=0.9")),
+            Language::Fr
+        );
+        assert_eq!(
+            resolve(None, None, Some("sv-SE, pt-BR;q=0.8, en;q=0.5")),
+            Language::Pt
+        );
+        assert_eq!(
+            resolve(None, None, Some("en;q=0.4, zh-CN;q=0.9")),
+            Language::Zh
+        );
+        assert_eq!(resolve(None, None, Some("de;q=0, sv")), Language::En);
+        assert_eq!(resolve(None, None, Some("*")), Language::En);
+        assert_eq!(resolve(None, None, None), Language::En);
     }
 }

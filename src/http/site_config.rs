@@ -6,6 +6,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 
 use super::AppState;
+use crate::config::Config;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/config", get(get_site_config))
@@ -41,12 +42,11 @@ struct Fees {
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn get_site_config(State(state): State<AppState>) -> Json<SiteConfig> {
-    Json(public_config(&state))
+    Json(public_config(&state.config))
 }
 
 /// The public settings, also written into every page's HTML so the app has them at once.
-pub fn public_config(state: &AppState) -> SiteConfig {
-    let config = &state.config;
+pub fn public_config(config: &Config) -> SiteConfig {
     SiteConfig {
         site_name: config.site_name.clone(),
         support_email: config.support_email.clone(),

@@ -35,7 +35,8 @@ pub async fn serve(
     if path.starts_with("api/") {
         return ApiError::NotFound.into_response();
     }
-    if !path.is_empty() && WebAssets::get(path).is_some() {
+    // Prerendered pages are written into the app's HTML, never served on their own.
+    if !path.is_empty() && !path.starts_with(PRERENDERED) && WebAssets::get(path).is_some() {
         return asset(path, &headers);
     }
     // A missing file (its last segment has an extension) is a 404, not the app's HTML.
@@ -44,7 +45,12 @@ pub async fn serve(
         return StatusCode::NOT_FOUND.into_response();
     }
     if let Some(index) = WebAssets::get("index.html") {
-        app_page(&state, &uri, &String::from_utf8_lossy(&index.data))
+        app_page(
+            &state,
+            &uri,
+            &headers,
+            &String::from_utf8_lossy(&index.data),
+        )
     } else {
         (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -54,37 +60,144 @@ pub async fn serve(
     }
 }
 
-/// The app's HTML for a route, with the route's head written in (see `seo`).
-fn app_page(state: &AppState, uri: &Uri, index: &str) -> Response {
+/// The app's HTML for a route, with the route's head written in (see `seo`) and, where the build
+/// prerendered it, the route's first screen in the visitor's language.
+fn app_page(state: &AppState, uri: &Uri, headers: &HeaderMap, index: &str) -> Response {
     let meta = seo::page_meta(state, uri.path());
-    let lang = uri
-        .query()
-        .and_then(|q| {
-            q.split('&')
-                .find_map(|pair| pair.strip_prefix("lang="))
-                .and_then(Language::parse)
-        })
-        .map_or("en", |l| l.code());
-    let site_config =
-        serde_json::to_string(&super::site_config::public_config(state)).unwrap_or_default();
+    let language = page_language(uri, headers);
+    let site_config = super::site_config::public_config(&state.config);
+    let site_config_json = serde_json::to_value(&site_config).unwrap_or_default();
     let html = seo::render_index(
         index,
         &meta,
         &state.config.public_url,
         uri.path(),
-        lang,
-        &site_config,
+        language.code(),
+        &site_config_json.to_string(),
     );
-    let html = with_route_preloads(html, uri.path(), lang);
-    (
+    let html = with_route_preloads(html, uri.path(), language.code());
+    let html = match prerendered(uri.path(), language, &site_config_json) {
+        Some(page) => with_first_screen(&html, language, &page),
+        None => html,
+    };
+    let mut response = (
         seo::status_of(&meta),
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, NO_CACHE),
+            // The page's language comes from the `lang` parameter, the cookie or the browser's.
+            (header::VARY, "Accept-Encoding, Accept-Language, Cookie"),
         ],
-        html,
     )
-        .into_response()
+        .into_response();
+    let accepted = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if accepts(accepted, "gzip") {
+        response.headers_mut().insert(
+            header::CONTENT_ENCODING,
+            header::HeaderValue::from_static("gzip"),
+        );
+        *response.body_mut() = Body::from(gzip(html.as_bytes()));
+    } else {
+        *response.body_mut() = Body::from(html);
+    }
+    response
+}
+
+/// The language the app will show this visitor, resolved as the app resolves it: the `lang`
+/// parameter, the stored choice (mirrored in the `language` cookie), the browser's languages.
+fn page_language(uri: &Uri, headers: &HeaderMap) -> Language {
+    let param = uri
+        .query()
+        .and_then(|q| q.split('&').find_map(|pair| pair.strip_prefix("lang=")));
+    let stored = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix("language="));
+    let accept_language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    Language::resolve(param, stored, accept_language)
+}
+
+/// Where the build writes each page's first screen: `prerender/{language}/{path}.html`, and the
+/// public settings it rendered them with in `prerender/config.json`.
+const PRERENDERED: &str = "prerender/";
+
+/// The first screen of the page at `path` prerendered in `language`, if the build made one and
+/// rendered it with the settings this server has (else the app would render something else).
+fn prerendered(
+    path: &str,
+    language: Language,
+    settings: &serde_json::Value,
+) -> Option<std::borrow::Cow<'static, [u8]>> {
+    static BUILT_WITH: std::sync::OnceLock<Option<serde_json::Value>> = std::sync::OnceLock::new();
+    let built_with = BUILT_WITH.get_or_init(|| {
+        WebAssets::get(&format!("{PRERENDERED}config.json"))
+            .and_then(|f| serde_json::from_slice(&f.data).ok())
+    });
+    if !same_rendered_settings(built_with.as_ref()?, settings) {
+        return None;
+    }
+    let name = match path.trim_end_matches('/') {
+        "" => "index",
+        path => path.trim_start_matches('/'),
+    };
+    let plain = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'/');
+    if !plain || name.contains("//") {
+        return None;
+    }
+    WebAssets::get(&format!("{PRERENDERED}{}/{name}.html", language.code())).map(|f| f.data)
+}
+
+/// The page with its prerendered first screen in `#root`, marked with its language for the app
+/// (`web/src/main.tsx`). Its scripts then only make the page interactive, so they load at low
+/// priority, after what the first paint needs.
+fn with_first_screen(html: &str, language: Language, page: &[u8]) -> String {
+    html.replacen(
+        "<div id=\"root\"></div>",
+        &format!(
+            "<div id=\"root\" data-prerendered=\"{}\">{}</div>",
+            language.code(),
+            String::from_utf8_lossy(page)
+        ),
+        1,
+    )
+    .replace(
+        "<script type=\"module\" crossorigin",
+        "<script type=\"module\" fetchpriority=\"low\" crossorigin",
+    )
+    .replace(
+        "<link rel=\"modulepreload\" crossorigin",
+        "<link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin",
+    )
+}
+
+/// Whether two sets of public settings render the same pages: the public URL is only used in
+/// links the app writes after it has started.
+fn same_rendered_settings(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    let without_url = |v: &serde_json::Value| {
+        let mut v = v.clone();
+        if let Some(map) = v.as_object_mut() {
+            map.remove("public_url");
+        }
+        v
+    };
+    without_url(a) == without_url(b)
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing into a Vec cannot fail.
+    let _ = encoder.write_all(data);
+    encoder.finish().unwrap_or_default()
 }
 
 /// A chunk of the app as Vite's build manifest lists it.
@@ -225,7 +338,56 @@ fn accepts(accept_encoding: &str, encoding: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::accepts;
+    use super::{accepts, page_language, same_rendered_settings};
+    use crate::domain::language::Language;
+    use axum::http::{HeaderMap, HeaderValue, Uri, header};
+
+    #[test]
+    fn the_page_language_comes_from_the_parameter_the_cookie_then_the_browser() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_LANGUAGE,
+            HeaderValue::from_static("fr-FR,fr;q=0.9"),
+        );
+        let page =
+            |uri: &str, headers: &HeaderMap| page_language(&uri.parse::<Uri>().unwrap(), headers);
+        assert_eq!(page("/", &headers), Language::Fr);
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; language=ja; b=2"),
+        );
+        assert_eq!(page("/markets", &headers), Language::Ja);
+        assert_eq!(page("/markets?ref=x&lang=de", &headers), Language::De);
+        assert_eq!(page("/markets?lang=xx", &headers), Language::En);
+        assert_eq!(page("/", &HeaderMap::new()), Language::En);
+    }
+
+    #[test]
+    fn prerendered_pages_serve_only_the_settings_they_were_rendered_with() {
+        let built: serde_json::Value =
+            serde_json::from_str(include_str!("../../web/prerender-config.json")).unwrap();
+        let mut running = built.clone();
+        running["public_url"] = "https://ferry.example".into();
+        assert!(
+            same_rendered_settings(&built, &running),
+            "the public URL only shows in links the app writes"
+        );
+        running["site_name"] = "Other".into();
+        assert!(!same_rendered_settings(&built, &running));
+    }
+
+    #[test]
+    fn the_build_prerenders_with_the_default_settings() {
+        let built: serde_json::Value =
+            serde_json::from_str(include_str!("../../web/prerender-config.json")).unwrap();
+        let config = crate::config::Config::defaults();
+        let defaults =
+            serde_json::to_value(crate::http::site_config::public_config(&config)).unwrap();
+        assert!(
+            same_rendered_settings(&built, &defaults),
+            "web/prerender-config.json must be the server's default public settings: {defaults}"
+        );
+    }
 
     #[test]
     fn accept_encoding_is_read_with_quality_values() {

@@ -16,8 +16,10 @@ function* files(dir) {
 }
 
 let count = 0;
+// Prerendered pages are not served as files: the server writes them into the page's HTML.
+const prerendered = join(root, 'prerender');
 for (const path of files(root)) {
-  if (!COMPRESSIBLE.test(path)) continue;
+  if (!COMPRESSIBLE.test(path) || path.startsWith(prerendered)) continue;
   const data = readFileSync(path);
   writeFileSync(
     `${path}.br`,

@@ -1,12 +1,12 @@
 import './index.css';
 
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 
 import { AppProvider } from '@/app/provider';
 import { createRouter } from '@/app/router';
-import { initI18n } from '@/lib/i18n';
+import { i18n, initI18n, rememberLanguageForServer } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 
 /**
@@ -21,16 +21,25 @@ function handOverHead() {
 async function start() {
   // The page's language is loaded before the first paint: no flash of English.
   await initI18n();
+  rememberLanguageForServer();
   handOverHead();
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
-  createRoot(root).render(
+  const app = (
     <StrictMode>
       <AppProvider client={createQueryClient()}>
         <RouterProvider router={createRouter()} />
       </AppProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  // The server may have sent the page's first screen, prerendered in one language (src/http/
+  // spa.rs): the app takes it over when that is the language it resolved, else renders anew.
+  if (root.dataset.prerendered && root.dataset.prerendered === i18n.resolvedLanguage) {
+    hydrateRoot(root, app);
+  } else {
+    root.replaceChildren();
+    createRoot(root).render(app);
+  }
 }
 
 void start();

@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected-route';
@@ -85,62 +85,65 @@ const MarketsPage = lazyWithTexts(() => import('@/features/markets/components/ma
 const StatusPage = lazyWithTexts(() => import('@/features/status/components/status-page'));
 const ContactPage = lazyWithTexts(() => import('@/features/contact/components/contact-page'));
 
+/** Every page of the app; the browser's router and the build's prerender (`entry-prerender`) share it. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <HomeRoute /> },
+      { path: '/exchange/all-pairs', element: <AllPairsPage /> },
+      { path: '/exchange/:pair', element: <ExchangePairRoute /> },
+      { path: '/convert', element: <ConvertPage /> },
+      { path: '/about', element: <AboutPage /> },
+      { path: '/terms', element: <TermsRoute /> },
+      { path: paths.help, element: <HelpPage /> },
+      { path: paths.contact, element: <ContactPage /> },
+      { path: paths.faq, element: <FaqPage /> },
+      { path: paths.status, element: <StatusPage /> },
+      { path: paths.markets, element: <MarketsPage /> },
+      { path: paths.apiDocs, element: <ApiDocsPage /> },
+      { path: paths.documentation, element: <ApiDocsPage /> },
+      { path: paths.presale, element: <PresalePage /> },
+      { path: paths.languageTest, element: <LanguageTestPage /> },
+      { path: '/help/articles/:slug', element: <ArticlePage /> },
+      { path: paths.blog, element: <BlogListPage /> },
+      { path: '/blog/category/:category', element: <BlogListPage /> },
+      { path: '/blog/tag/:tag', element: <BlogListPage /> },
+      { path: '/blog/:slug', element: <BlogPostPage /> },
+      { path: '/privacy', element: <PrivacyRoute /> },
+      { path: '/order/:orderId', element: <OrderPage /> },
+      { path: '/order-details/:orderId', element: <OrderPage /> },
+      { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+      { path: paths.resetPassword, element: <ResetPasswordPage /> },
+      { path: paths.verifyEmail, element: <VerifyEmailPage /> },
+      {
+        // Account pages: signed-in users only.
+        element: <ProtectedRoute />,
+        children: [
+          { path: paths.orders, element: <OrdersPage /> },
+          { path: paths.dashboard, element: <DashboardPage /> },
+          { path: paths.profile, element: <ProfilePage /> },
+          { path: paths.wallet, element: <WalletPage /> },
+          { path: paths.affiliate, element: <AffiliatePage /> },
+          { path: paths.api, element: <ApiKeysPage /> },
+          { path: paths.apiManagement, element: <ApiKeysPage /> },
+        ],
+      },
+      {
+        // Sign-in and sign-up are for visitors only.
+        element: <GuestRoute />,
+        children: [
+          { path: paths.signIn, element: <SignInPage /> },
+          { path: paths.auth, element: <SignInPage /> },
+          { path: paths.signUp, element: <SignUpPage /> },
+        ],
+      },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+];
+
 export function createRouter() {
-  return createBrowserRouter([
-    {
-      element: <AppLayout />,
-      errorElement: <RouteError />,
-      children: [
-        { index: true, element: <HomeRoute /> },
-        { path: '/exchange/all-pairs', element: <AllPairsPage /> },
-        { path: '/exchange/:pair', element: <ExchangePairRoute /> },
-        { path: '/convert', element: <ConvertPage /> },
-        { path: '/about', element: <AboutPage /> },
-        { path: '/terms', element: <TermsRoute /> },
-        { path: paths.help, element: <HelpPage /> },
-        { path: paths.contact, element: <ContactPage /> },
-        { path: paths.faq, element: <FaqPage /> },
-        { path: paths.status, element: <StatusPage /> },
-        { path: paths.markets, element: <MarketsPage /> },
-        { path: paths.apiDocs, element: <ApiDocsPage /> },
-        { path: paths.documentation, element: <ApiDocsPage /> },
-        { path: paths.presale, element: <PresalePage /> },
-        { path: paths.languageTest, element: <LanguageTestPage /> },
-        { path: '/help/articles/:slug', element: <ArticlePage /> },
-        { path: paths.blog, element: <BlogListPage /> },
-        { path: '/blog/category/:category', element: <BlogListPage /> },
-        { path: '/blog/tag/:tag', element: <BlogListPage /> },
-        { path: '/blog/:slug', element: <BlogPostPage /> },
-        { path: '/privacy', element: <PrivacyRoute /> },
-        { path: '/order/:orderId', element: <OrderPage /> },
-        { path: '/order-details/:orderId', element: <OrderPage /> },
-        { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
-        { path: paths.resetPassword, element: <ResetPasswordPage /> },
-        { path: paths.verifyEmail, element: <VerifyEmailPage /> },
-        {
-          // Account pages: signed-in users only.
-          element: <ProtectedRoute />,
-          children: [
-            { path: paths.orders, element: <OrdersPage /> },
-            { path: paths.dashboard, element: <DashboardPage /> },
-            { path: paths.profile, element: <ProfilePage /> },
-            { path: paths.wallet, element: <WalletPage /> },
-            { path: paths.affiliate, element: <AffiliatePage /> },
-            { path: paths.api, element: <ApiKeysPage /> },
-            { path: paths.apiManagement, element: <ApiKeysPage /> },
-          ],
-        },
-        {
-          // Sign-in and sign-up are for visitors only.
-          element: <GuestRoute />,
-          children: [
-            { path: paths.signIn, element: <SignInPage /> },
-            { path: paths.auth, element: <SignInPage /> },
-            { path: paths.signUp, element: <SignUpPage /> },
-          ],
-        },
-        { path: '*', element: <NotFoundRoute /> },
-      ],
-    },
-  ]);
+  return createBrowserRouter(routes);
 }

@@ -139,14 +139,35 @@ export async function applyLanguage(
     ...kinds.map((kind) => (inUse(kind) ? load(kind, language) : null)),
   ]);
   await i18n.changeLanguage(language);
-  document.documentElement.lang = language;
+  // The build's prerender runs without a document.
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
   if (store) {
     try {
       localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
     } catch {
       // Private mode: the choice lasts for this page only.
     }
+    rememberLanguageForServer();
   }
+}
+
+/** The cookie naming the chosen language, so the server sends pages prerendered in it. */
+export const LANGUAGE_COOKIE = 'language';
+
+/**
+ * Mirrors the stored language choice into a cookie the server reads (the choice itself stays
+ * in localStorage, where the app resolves it from); without a stored choice, clears it.
+ */
+export function rememberLanguageForServer(): void {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    stored = null;
+  }
+  document.cookie = isLanguageCode(stored)
+    ? `${LANGUAGE_COOKIE}=${stored}; path=/; max-age=31536000; samesite=lax`
+    : `${LANGUAGE_COOKIE}=; path=/; max-age=0; samesite=lax`;
 }
 
 export { i18n };

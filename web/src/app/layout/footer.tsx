@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useCurrentYear } from '@/lib/use-current-year';
 
 const COLUMNS = [
   {
@@ -57,6 +58,7 @@ export function Footer() {
   const { t } = useTranslation();
   const { data: config } = useSiteConfig();
   const siteName = config?.site_name ?? 'Ferry';
+  const year = useCurrentYear();
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -100,7 +102,7 @@ export function Footer() {
           ))}
         </ul>
         <p className="mt-8 border-t border-slate-200 pt-6 text-sm text-slate-600">
-          {t('footer.copyright', { year: new Date().getFullYear(), siteName })}
+          {t('footer.copyright', { year, siteName })}
         </p>
       </div>
     </footer>

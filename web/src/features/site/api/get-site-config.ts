@@ -21,6 +21,7 @@ export interface SiteConfig {
 
 /** The settings the server writes into the page (`<meta name="ferry-config">`), if any. */
 export function embeddedSiteConfig(): SiteConfig | undefined {
+  if (typeof document === 'undefined') return undefined;
   const content = document.querySelector('meta[name="ferry-config"]')?.getAttribute('content');
   if (!content) return undefined;
   try {

@@ -1,0 +1,96 @@
+// The first screen arrives as HTML, prerendered at build time in the visitor's language, and the
+// app takes it over (hydrates it) without rendering anything else (src/http/spa.rs, web/src/main.tsx).
+import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
+
+import { texts } from './texts';
+
+const en = texts('en');
+const de = texts('de');
+const ja = texts('ja');
+
+const PRERENDERED = [
+  '/',
+  '/markets',
+  '/help',
+  '/faq',
+  '/status',
+  '/about',
+  '/contact',
+  '/convert',
+  '/exchange/all-pairs',
+  '/exchange/btc-eth',
+  '/blog',
+  '/terms',
+  '/privacy',
+];
+
+/** Errors the page logs or throws: a failed hydration shows up as one. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Resolves once React has taken the page over (it puts its own keys on the root's nodes). */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const first = document.querySelector('#root > *');
+    return first !== null && Object.keys(first).some((key) => key.startsWith('__react'));
+  });
+}
+
+test('without any script, the page shows its first screen in the browser language', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'de-DE' });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'de');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(de('home.title'));
+  await expect(page.getByRole('link', { name: de('nav.signIn') }).first()).toBeVisible();
+
+  await page.goto('/markets?lang=en');
+  await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('markets.title'));
+  await context.close();
+});
+
+test('the app takes every prerendered page over without a mismatch', async ({ page }) => {
+  const errors = collectErrors(page);
+  for (const path of PRERENDERED) {
+    await page.goto(path);
+    await expect(page.locator('#root'), path).toHaveAttribute('data-prerendered', 'en');
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(errors, `${path} hydrates cleanly`).toEqual([]);
+  }
+  // Taken over, it answers: the language menu opens.
+  await page.goto('/');
+  await hydrated(page);
+  await page.getByRole('button', { name: new RegExp(en('nav.language')) }).click();
+  await expect(page.getByRole('menuitem', { name: '日本語' })).toBeVisible();
+});
+
+test('a chosen language comes back prerendered after a reload', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/markets');
+  await hydrated(page);
+  await page.getByRole('button', { name: new RegExp(en('nav.language')) }).click();
+  await page.getByRole('menuitem', { name: '日本語' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(ja('markets.title'));
+
+  // No lang parameter: the server knows the choice from the cookie the app keeps.
+  await page.goto('/help');
+  await expect(page.locator('#root')).toHaveAttribute('data-prerendered', 'ja');
+  await hydrated(page);
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(ja('help.title'));
+  expect(errors).toEqual([]);
+});
+
+test('pages without a prerendered screen are rendered by the app alone', async ({ page }) => {
+  await page.goto('/signin');
+  await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered', /.*/);
+  await expect(page.getByRole('heading', { name: en('account.signIn.title') })).toBeVisible();
+});
