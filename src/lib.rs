@@ -319,6 +319,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         sandbox: sandbox.clone(),
         partners,
         currency_list: http::exchange::CurrencyListCache::default(),
+        pages: http::spa::PageCache::default(),
     };
     Ok(App {
         listener,

@@ -41,6 +41,19 @@ test('client routes fall back to the app shell, with the first screen where one 
   const signUp = await request.get('/signup');
   expect(signUp.status()).toBe(200);
   expect(await signUp.text()).toContain('<div id="root"></div>');
+
+  // Prerendered pages are rendered once per language and served from memory, compressed or not.
+  const plain = await request.get('/markets/?lang=de', { headers: { 'accept-encoding': 'identity' } });
+  expect(plain.headers()['content-encoding']).toBeUndefined();
+  const markets = await plain.text();
+  expect(markets).toContain('<html lang="de"');
+  expect(markets).toContain('<div id="root" data-prerendered="de">');
+  const gzipped = await request.get('/markets?lang=de');
+  expect(gzipped.headers()['content-encoding']).toBe('gzip');
+  expect(await gzipped.text()).toBe(markets);
+  const unknownPair = await request.get('/exchange/btc-nothing');
+  expect(unknownPair.status()).toBe(404);
+  expect(await unknownPair.text()).toContain('<div id="root"></div>');
 });
 
 test('unknown API paths are JSON 404s, never the app shell', async ({ request }) => {

@@ -20,7 +20,7 @@ mod rates;
 mod security;
 mod seo;
 pub(crate) mod site_config;
-mod spa;
+pub mod spa;
 mod status;
 
 use std::sync::Arc;
@@ -62,6 +62,7 @@ pub struct AppState {
     pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
     pub partners: Arc<crate::services::partners::Partners>,
     pub currency_list: exchange::CurrencyListCache,
+    pub pages: spa::PageCache,
 }
 
 /// Largest request body the site API reads.

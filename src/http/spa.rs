@@ -2,7 +2,10 @@
 //! gzip, chosen by `Accept-Encoding`) with a one-year immutable cache; `index.html`, which
 //! names them, is never cached; client routes fall back to it.
 
-use axum::body::Body;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
@@ -63,47 +66,120 @@ pub async fn serve(
 /// The app's HTML for a route, with the route's head written in (see `seo`) and, where the build
 /// prerendered it, the route's first screen in the visitor's language.
 fn app_page(state: &AppState, uri: &Uri, headers: &HeaderMap, index: &str) -> Response {
-    let meta = seo::page_meta(state, uri.path());
     let language = page_language(uri, headers);
+    let accepted = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let gzip_accepted = accepts(accepted, "gzip");
+    match prerendered_name(uri.path()) {
+        Some(name) => state
+            .pages
+            .get_or_render(name, language, |path| {
+                render_page(state, path, language, index)
+            })
+            .respond(gzip_accepted),
+        None => render_page(state, uri.path(), language, index).respond(gzip_accepted),
+    }
+}
+
+/// An app page as the server sends it, with its gzip encoding once it has been made.
+struct RenderedPage {
+    status: StatusCode,
+    html: Bytes,
+    gzipped: Option<Bytes>,
+}
+
+impl RenderedPage {
+    fn respond(&self, gzip_accepted: bool) -> Response {
+        let (body, encoding) = match (gzip_accepted, &self.gzipped) {
+            (false, _) => (self.html.clone(), None),
+            (true, Some(gzipped)) => (gzipped.clone(), Some("gzip")),
+            (true, None) => (Bytes::from(gzip(&self.html)), Some("gzip")),
+        };
+        let mut response = (
+            self.status,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, NO_CACHE),
+                // The page's language comes from the `lang` parameter, the cookie or the browser's.
+                (header::VARY, "Accept-Encoding, Accept-Language, Cookie"),
+            ],
+            body,
+        )
+            .into_response();
+        if let Some(encoding) = encoding {
+            response.headers_mut().insert(
+                header::CONTENT_ENCODING,
+                header::HeaderValue::from_static(encoding),
+            );
+        }
+        response
+    }
+}
+
+/// Prerendered pages as served, by page and language. Their HTML is the same for every visitor
+/// and they are the most visited, so each is rendered and compressed once; keyed by the build's
+/// page names, the cache holds at most the build's pages in each language.
+#[derive(Clone, Default)]
+pub struct PageCache(Arc<Mutex<HashMap<PageKey, Arc<RenderedPage>>>>);
+
+/// A prerendered page's name (see `prerendered_name`) and language.
+type PageKey = (&'static str, Language);
+
+impl PageCache {
+    fn get_or_render(
+        &self,
+        name: &'static str,
+        language: Language,
+        render: impl FnOnce(&str) -> RenderedPage,
+    ) -> Arc<RenderedPage> {
+        if let Some(page) = self
+            .0
+            .lock()
+            .expect("page cache lock")
+            .get(&(name, language))
+        {
+            return page.clone();
+        }
+        let path = if name == "index" {
+            "/".to_owned()
+        } else {
+            format!("/{name}")
+        };
+        let mut page = render(&path);
+        page.gzipped = Some(Bytes::from(gzip(&page.html)));
+        let page = Arc::new(page);
+        self.0
+            .lock()
+            .expect("page cache lock")
+            .insert((name, language), page.clone());
+        page
+    }
+}
+
+fn render_page(state: &AppState, path: &str, language: Language, index: &str) -> RenderedPage {
+    let meta = seo::page_meta(state, path);
     let site_config = super::site_config::public_config(&state.config);
     let site_config_json = serde_json::to_value(&site_config).unwrap_or_default();
     let html = seo::render_index(
         index,
         &meta,
         &state.config.public_url,
-        uri.path(),
+        path,
         language.code(),
         &site_config_json.to_string(),
     );
-    let html = with_route_preloads(html, uri.path(), language.code());
-    let html = match prerendered(uri.path(), language, &site_config_json) {
+    let html = with_route_preloads(html, path, language.code());
+    let html = match prerendered(path, language, &site_config_json) {
         Some(page) => with_first_screen(&html, language, &page),
         None => html,
     };
-    let mut response = (
-        seo::status_of(&meta),
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, NO_CACHE),
-            // The page's language comes from the `lang` parameter, the cookie or the browser's.
-            (header::VARY, "Accept-Encoding, Accept-Language, Cookie"),
-        ],
-    )
-        .into_response();
-    let accepted = headers
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if accepts(accepted, "gzip") {
-        response.headers_mut().insert(
-            header::CONTENT_ENCODING,
-            header::HeaderValue::from_static("gzip"),
-        );
-        *response.body_mut() = Body::from(gzip(html.as_bytes()));
-    } else {
-        *response.body_mut() = Body::from(html);
+    RenderedPage {
+        status: seo::status_of(&meta),
+        html: Bytes::from(html),
+        gzipped: None,
     }
-    response
 }
 
 /// The language the app will show this visitor, resolved as the app resolves it: the `lang`
@@ -135,7 +211,7 @@ fn prerendered(
     language: Language,
     settings: &serde_json::Value,
 ) -> Option<std::borrow::Cow<'static, [u8]>> {
-    static BUILT_WITH: std::sync::OnceLock<Option<serde_json::Value>> = std::sync::OnceLock::new();
+    static BUILT_WITH: OnceLock<Option<serde_json::Value>> = OnceLock::new();
     let built_with = BUILT_WITH.get_or_init(|| {
         WebAssets::get(&format!("{PRERENDERED}config.json"))
             .and_then(|f| serde_json::from_slice(&f.data).ok())
@@ -143,17 +219,31 @@ fn prerendered(
     if !same_rendered_settings(built_with.as_ref()?, settings) {
         return None;
     }
+    let name = prerendered_name(path)?;
+    WebAssets::get(&format!("{PRERENDERED}{}/{name}.html", language.code())).map(|f| f.data)
+}
+
+/// The name under which the build prerendered the page at `path` (`index` for `/`), if it did:
+/// the names the build wrote in English, which every language has.
+fn prerendered_name(path: &str) -> Option<&'static str> {
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let english = format!("{PRERENDERED}en/");
+        WebAssets::iter()
+            .filter_map(|file| {
+                Some(
+                    file.strip_prefix(&english)?
+                        .strip_suffix(".html")?
+                        .to_owned(),
+                )
+            })
+            .collect()
+    });
     let name = match path.trim_end_matches('/') {
         "" => "index",
-        path => path.trim_start_matches('/'),
+        path => path.strip_prefix('/')?,
     };
-    let plain = name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'/');
-    if !plain || name.contains("//") {
-        return None;
-    }
-    WebAssets::get(&format!("{PRERENDERED}{}/{name}.html", language.code())).map(|f| f.data)
+    names.get(name).map(String::as_str)
 }
 
 /// The page with its prerendered first screen in `#root`, marked with its language for the app
