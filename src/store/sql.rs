@@ -17,6 +17,10 @@ use super::{
 pub struct SqlStore {
     pool: AnyPool,
     backend: Backend,
+    /// SQLite takes one writer at a time and makes the others sleep and retry (up to
+    /// `busy_timeout`); write transactions take turns here instead, which keeps the latency flat
+    /// under concurrent order creation. PostgreSQL needs no turns.
+    sqlite_writer: tokio::sync::Mutex<()>,
 }
 
 impl SqlStore {
@@ -55,7 +59,11 @@ impl SqlStore {
             .connect_with(options)
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()))?;
-        Ok(SqlStore { pool, backend })
+        Ok(SqlStore {
+            pool,
+            backend,
+            sqlite_writer: tokio::sync::Mutex::new(()),
+        })
     }
 
     pub async fn migrate(&self) -> Result<(), StoreError> {
@@ -396,7 +404,16 @@ async fn append_event<'c>(
 }
 
 impl SqlStore {
+    /// This store's turn to write, on SQLite (see `sqlite_writer`); held until the transaction ends.
+    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match self.backend {
+            Backend::Sqlite => Some(self.sqlite_writer.lock().await),
+            Backend::Postgres => None,
+        }
+    }
+
     pub(super) async fn insert_order_impl(&self, o: &OrderRecord) -> Result<(), StoreError> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
@@ -451,6 +468,7 @@ impl SqlStore {
         expected_status: &str,
         detail: Option<&str>,
     ) -> Result<bool, StoreError> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         let result = sqlx::query(
             "UPDATE orders SET status = $1, to_amount = $2, received_amount = $3, \
