@@ -550,6 +550,8 @@ impl SqlStore {
         lease_seconds: i64,
         limit: i64,
     ) -> Result<Vec<OrderRecord>, StoreError> {
+        // Every second, even when nothing is due: a write, so it takes its turn too.
+        let _turn = self.write_turn().await;
         // The lease condition is repeated outside the subquery so that PostgreSQL re-checks it
         // after waiting for a row another replica is leasing at the same moment.
         let rows = sqlx::query(&format!(
