@@ -32,8 +32,8 @@ pub async fn refresh_currency_switches(switches: CurrencySwitches, store: DynSto
     }
 }
 
-/// The order worker: advances due sandbox steps (leased, so replicas never double-process) and
-/// expires orders whose deposit never came.
+/// The order worker: advances due sandbox steps (leased, so replicas never double-process),
+/// expires orders whose deposit never came and settles commissions a crash left pending.
 pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Duration) {
     let owner = uuid::Uuid::new_v4().to_string();
     let mut interval = tokio::time::interval(every);
@@ -46,6 +46,11 @@ pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Dur
         }
         if let Err(error) = orders.expire_overdue(now).await {
             tracing::warn!(error = %error, "order worker: expiring failed");
+        }
+        match orders.settle_missed_commissions(now).await {
+            Ok(0) => {}
+            Ok(settled) => tracing::info!(settled, "order worker: settled missed commissions"),
+            Err(error) => tracing::warn!(error = %error, "order worker: settling failed"),
         }
     }
 }

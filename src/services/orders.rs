@@ -605,6 +605,15 @@ impl Orders {
         Ok(())
     }
 
+    /// Settles partner commissions whose order ended without its settlement being stored (a
+    /// crash or an error in between). Returns how many it settled.
+    pub async fn settle_missed_commissions(&self, now: i64) -> Result<usize, OrderError> {
+        match &self.settings.partners {
+            Some(partners) => Ok(partners.ledger.settle_missed(now).await?),
+            None => Ok(0),
+        }
+    }
+
     /// Expires NEW orders past their deadline. Returns how many expired.
     pub async fn expire_overdue(&self, now: i64) -> Result<usize, OrderError> {
         let overdue = self.store.overdue_new_orders(now, 100).await?;

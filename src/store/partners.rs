@@ -127,6 +127,12 @@ pub trait PartnerStore: Send + Sync {
         now: i64,
     ) -> Result<bool, StoreError>;
     async fn commissions_of(&self, partner_user_id: &str) -> Result<Vec<Commission>, StoreError>;
+    /// Orders that have ended while their commission is still pending: a settlement that a
+    /// crash or an error between the order's last change and its settlement left undone.
+    async fn orders_with_unsettled_commission(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError>;
     /// Orders attributed to a partner, newest first.
     async fn attributed_orders(
         &self,
@@ -466,6 +472,22 @@ impl PartnerStore for SqlStore {
              ORDER BY created_at DESC, id LIMIT $2"
         ))
         .bind(partner_user_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        orders_from_rows(&rows)
+    }
+
+    async fn orders_with_unsettled_commission(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<OrderRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders \
+             WHERE status IN ('COMPLETED', 'REFUNDED', 'EXPIRED', 'FAILED') \
+             AND id IN (SELECT order_id FROM affiliate_commissions WHERE state = 'pending') \
+             ORDER BY updated_at LIMIT $1"
+        ))
         .bind(limit)
         .fetch_all(self.pool())
         .await?;

@@ -23,6 +23,7 @@ on_both_backends!(
     an_emergency_refund_through_the_api_reverses_the_commission,
     a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid,
     webhooks_are_signed_and_retried_after_a_server_error,
+    a_commission_left_pending_by_a_crash_is_settled_by_the_worker,
 );
 
 /// Lowercase hex HMAC-SHA256 of `body` under `secret`.
@@ -188,6 +189,18 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("never happened: {what}");
+}
+
+/// Waits until the order's commission is in `state`: the order's last change and its settlement
+/// are two writes, so a client may see the order ended a moment before its commission.
+async fn commission_settles(app: &TestApp, partner: &Partner, order_id: &str, state: &str) {
+    eventually(
+        &format!("the commission of {order_id} is {state}"),
+        || async move {
+            commission_of(&app.summary(partner).await, order_id)["commission_state"] == state
+        },
+    )
+    .await;
 }
 
 fn commission_of(summary: &Value, order_id: &str) -> Value {
@@ -424,11 +437,8 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
         .await;
     assert!(done["data"]["to"]["tx"]["amount"].is_string(), "{done}");
     assert!(done["data"]["time"]["finish"].is_i64());
+    commission_settles(&app, &alice, &id, "available").await;
     let summary = app.summary(&alice).await;
-    assert_eq!(
-        commission_of(&summary, &id)["commission_state"],
-        "available"
-    );
     assert!(
         summary["earned_usd"]
             .as_str()
@@ -472,6 +482,39 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
         (revoked["code"].as_i64(), revoked["msg"].as_str()),
         (Some(311), Some("Invalid API key"))
     );
+}
+
+async fn a_commission_left_pending_by_a_crash_is_settled_by_the_worker(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let erin = partner(&app, "erin@example.com", true).await;
+    let order = json_of(
+        app.post_json(
+            "/api/create-order",
+            &json!({ "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.5", "toAddress": ETH_ADDRESS,
+                     "direction": "from", "type": "float", "referral_code": erin.referral_code }),
+        )
+        .await,
+    )
+    .await;
+    let id = order["data"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        commission_of(&app.summary(&erin).await, &id)["commission_state"],
+        "pending"
+    );
+    // The order's completion is stored, and the process dies before settling the commission.
+    let mut completed = app.store.find_order(&id).await.unwrap().unwrap();
+    completed.status = "COMPLETED".into();
+    completed.payout_amount = Some(completed.to_amount.clone());
+    assert!(
+        app.store
+            .update_order(&completed, "NEW", None)
+            .await
+            .unwrap()
+    );
+    commission_settles(&app, &erin, &id, "available").await;
+    assert_ne!(app.summary(&erin).await["earned_usd"], "0");
 }
 
 async fn an_emergency_refund_through_the_api_reverses_the_commission(db: Db) {
@@ -529,8 +572,8 @@ async fn an_emergency_refund_through_the_api_reverses_the_commission(db: Db) {
     assert_eq!(done["data"]["back"]["address"], BTC_ADDRESS);
     assert_eq!(done["data"]["back"]["tx"]["amount"], "0.05");
     assert_eq!(done["data"]["emergency"]["choice"], "REFUND");
+    commission_settles(&app, &bob, &id, "reversed").await;
     let summary = app.summary(&bob).await;
-    assert_eq!(commission_of(&summary, &id)["commission_state"], "reversed");
     assert_eq!(summary["earned_usd"], "0");
     assert_eq!(summary["available_usd"], "0");
 }

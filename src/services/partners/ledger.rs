@@ -280,6 +280,21 @@ impl Ledger {
         Ok(())
     }
 
+    /// Settles the commissions of ended orders that are still pending (the order's change was
+    /// stored but its settlement was not). Returns how many it settled.
+    pub async fn settle_missed(&self, now: i64) -> Result<usize, StoreError> {
+        let orders = self.store.orders_with_unsettled_commission(100).await?;
+        let mut settled = 0;
+        for order in &orders {
+            let Some(status) = OrderStatus::parse(&order.status) else {
+                continue;
+            };
+            self.order_changed(order, status, now).await?;
+            settled += 1;
+        }
+        Ok(settled)
+    }
+
     fn btc_value(&self, usd: Decimal) -> Option<Decimal> {
         let btc = self.catalogue.get("BTC")?;
         let price = self.provider.reference_usd(btc).unwrap_or(btc.usd);
