@@ -41,6 +41,9 @@ impl SqlStore {
                 Backend::Postgres => 16,
             })
             .acquire_timeout(Duration::from_secs(5))
+            // An SQLite connection is a file in this process: it cannot have gone away, so the
+            // round trip of a liveness check before every query buys nothing.
+            .test_before_acquire(backend == Backend::Postgres)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
