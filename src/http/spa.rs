@@ -223,19 +223,15 @@ fn prerendered(
     WebAssets::get(&format!("{PRERENDERED}{}/{name}.html", language.code())).map(|f| f.data)
 }
 
-/// The name under which the build prerendered the page at `path` (`index` for `/`), if it did:
-/// the names the build wrote in English, which every language has.
+/// The name under which the build prerendered the page at `path` (`index` for `/`), if it did
+/// in any language (`prerender/{language}/{name}.html`).
 fn prerendered_name(path: &str) -> Option<&'static str> {
     static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        let english = format!("{PRERENDERED}en/");
         WebAssets::iter()
             .filter_map(|file| {
-                Some(
-                    file.strip_prefix(&english)?
-                        .strip_suffix(".html")?
-                        .to_owned(),
-                )
+                let (_language, page) = file.strip_prefix(PRERENDERED)?.split_once('/')?;
+                Some(page.strip_suffix(".html")?.to_owned())
             })
             .collect()
     });
