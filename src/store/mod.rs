@@ -7,6 +7,7 @@
 
 mod accounts;
 mod migrations;
+mod order_writer;
 mod partners;
 pub mod sql;
 mod status;
@@ -78,7 +79,7 @@ pub struct CurrencyOverride {
 
 /// An order as stored. Amounts are decimal strings, times Unix seconds; the services turn them
 /// into domain values.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderRecord {
     pub id: String,
     pub status: String,
@@ -160,8 +161,9 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError>;
 
-    /// Stores a new order and its first event in one transaction. A unique violation (a reused
-    /// idempotency key or deposit address) is `StoreError::Conflict`.
+    /// Stores a new order and its first event in one transaction (on SQLite, with the other
+    /// orders being created at the same moment). A unique violation (a reused idempotency key or
+    /// deposit address) is `StoreError::Conflict`.
     async fn insert_order(&self, order: &OrderRecord) -> Result<(), StoreError>;
 
     async fn find_order(&self, id: &str) -> Result<Option<OrderRecord>, StoreError>;

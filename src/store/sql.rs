@@ -2,13 +2,14 @@
 
 use std::path::Path;
 use std::str::FromStr;
-use std::sync::Once;
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
 
+use super::order_writer::OrderWriter;
 use super::{
     Backend, ContactMessage, CurrencyOverride, NewReferralClick, OrderEventRecord, OrderRecord,
     Store, StoreError, migrations,
@@ -20,7 +21,9 @@ pub struct SqlStore {
     /// SQLite takes one writer at a time and makes the others sleep and retry (up to
     /// `busy_timeout`); write transactions take turns here instead, which keeps the latency flat
     /// under concurrent order creation. PostgreSQL needs no turns.
-    sqlite_writer: tokio::sync::Mutex<()>,
+    sqlite_writer: Arc<tokio::sync::Mutex<()>>,
+    /// On SQLite, new orders are written in groups (see `order_writer`).
+    order_writer: Option<OrderWriter>,
 }
 
 impl SqlStore {
@@ -62,10 +65,14 @@ impl SqlStore {
             .connect_with(options)
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        let sqlite_writer = Arc::new(tokio::sync::Mutex::new(()));
+        let order_writer = (backend == Backend::Sqlite)
+            .then(|| OrderWriter::start(pool.clone(), sqlite_writer.clone()));
         Ok(SqlStore {
             pool,
             backend,
-            sqlite_writer: tokio::sync::Mutex::new(()),
+            sqlite_writer,
+            order_writer,
         })
     }
 
@@ -343,6 +350,9 @@ pub(super) const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provid
     rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, affiliate_user_id, \
     partner_fee_percent, notify_email";
 
+/// How many columns `ORDER_COLUMNS` names.
+const ORDER_COLUMN_COUNT: usize = 35;
+
 fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
     Ok(OrderRecord {
         id: row.try_get("id")?,
@@ -406,6 +416,89 @@ async fn append_event<'c>(
     Ok(())
 }
 
+/// Stores `orders` and the first event of each in one transaction, with one statement for the
+/// orders and one for the events however many there are. A unique violation (a reused
+/// idempotency key or deposit address) is `StoreError::Conflict`, and nothing is stored.
+pub(super) async fn insert_orders(
+    pool: &AnyPool,
+    orders: &[&OrderRecord],
+) -> Result<(), StoreError> {
+    let order_sql = format!(
+        "INSERT INTO orders ({ORDER_COLUMNS}) VALUES {}",
+        value_rows(orders.len(), ORDER_COLUMN_COUNT)
+    );
+    let mut insert = sqlx::query(&order_sql);
+    for o in orders {
+        insert = insert
+            .bind(&o.id)
+            .bind(&o.status)
+            .bind(&o.rate_type)
+            .bind(&o.direction)
+            .bind(&o.provider)
+            .bind(&o.from_code)
+            .bind(&o.to_code)
+            .bind(&o.from_amount)
+            .bind(&o.to_amount)
+            .bind(&o.rate)
+            .bind(&o.from_usd)
+            .bind(&o.to_usd)
+            .bind(&o.deposit_address)
+            .bind(&o.deposit_tag)
+            .bind(&o.to_address)
+            .bind(&o.to_tag)
+            .bind(&o.refund_address)
+            .bind(&o.refund_tag)
+            .bind(&o.metadata)
+            .bind(&o.owner_user_id)
+            .bind(&o.idempotency_key)
+            .bind(&o.received_amount)
+            .bind(&o.payout_amount)
+            .bind(&o.emergency_reason)
+            .bind(&o.emergency_choice)
+            .bind(o.created_at)
+            .bind(o.expires_at)
+            .bind(o.rate_expires_at)
+            .bind(o.updated_at)
+            .bind(o.finished_at)
+            .bind(o.next_step_at)
+            .bind(&o.api_key_id)
+            .bind(&o.affiliate_user_id)
+            .bind(&o.partner_fee_percent)
+            .bind(&o.notify_email);
+    }
+    let event_sql = format!(
+        "INSERT INTO order_events (order_id, status, detail, created_at) VALUES {}",
+        value_rows(orders.len(), 4)
+    );
+    let mut events = sqlx::query(&event_sql);
+    for o in orders {
+        events = events
+            .bind(&o.id)
+            .bind(&o.status)
+            .bind("created")
+            .bind(o.updated_at);
+    }
+    let mut tx = pool.begin().await?;
+    insert.execute(&mut *tx).await?;
+    events.execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// `($1, $2), ($3, $4)` for two rows of two columns.
+fn value_rows(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let row = (1..=columns)
+                .map(|column| format!("${}", row * columns + column))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({row})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl SqlStore {
     /// This store's turn to write, on SQLite (see `sqlite_writer`); held until the transaction ends.
     async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
@@ -415,54 +508,11 @@ impl SqlStore {
         }
     }
 
-    pub(super) async fn insert_order_impl(&self, o: &OrderRecord) -> Result<(), StoreError> {
-        let _turn = self.write_turn().await;
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(&format!(
-            "INSERT INTO orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-             $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, \
-             $26, $27, $28, $29, $30, $31, $32, $33, $34, $35)"
-        ))
-        .bind(&o.id)
-        .bind(&o.status)
-        .bind(&o.rate_type)
-        .bind(&o.direction)
-        .bind(&o.provider)
-        .bind(&o.from_code)
-        .bind(&o.to_code)
-        .bind(&o.from_amount)
-        .bind(&o.to_amount)
-        .bind(&o.rate)
-        .bind(&o.from_usd)
-        .bind(&o.to_usd)
-        .bind(&o.deposit_address)
-        .bind(&o.deposit_tag)
-        .bind(&o.to_address)
-        .bind(&o.to_tag)
-        .bind(&o.refund_address)
-        .bind(&o.refund_tag)
-        .bind(&o.metadata)
-        .bind(&o.owner_user_id)
-        .bind(&o.idempotency_key)
-        .bind(&o.received_amount)
-        .bind(&o.payout_amount)
-        .bind(&o.emergency_reason)
-        .bind(&o.emergency_choice)
-        .bind(o.created_at)
-        .bind(o.expires_at)
-        .bind(o.rate_expires_at)
-        .bind(o.updated_at)
-        .bind(o.finished_at)
-        .bind(o.next_step_at)
-        .bind(&o.api_key_id)
-        .bind(&o.affiliate_user_id)
-        .bind(&o.partner_fee_percent)
-        .bind(&o.notify_email)
-        .execute(&mut *tx)
-        .await?;
-        append_event(&mut tx, o, Some("created")).await?;
-        tx.commit().await?;
-        Ok(())
+    pub(super) async fn insert_order_impl(&self, order: &OrderRecord) -> Result<(), StoreError> {
+        match &self.order_writer {
+            Some(writer) => writer.insert(order).await,
+            None => insert_orders(&self.pool, &[order]).await,
+        }
     }
 
     pub(super) async fn update_order_impl(
@@ -626,6 +676,17 @@ mod tests {
         assert_eq!(
             prepare_sqlite_url("sqlite::memory:?cache=shared").expect("url"),
             "sqlite://:memory:?cache=shared"
+        );
+    }
+
+    #[test]
+    fn value_rows_number_the_placeholders_row_after_row() {
+        assert_eq!(value_rows(1, 3), "($1, $2, $3)");
+        assert_eq!(value_rows(2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(
+            ORDER_COLUMNS.split(',').count(),
+            ORDER_COLUMN_COUNT,
+            "ORDER_COLUMN_COUNT counts ORDER_COLUMNS"
         );
     }
 

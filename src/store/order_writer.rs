@@ -1,0 +1,160 @@
+//! New orders on SQLite are written in groups (group commit).
+//!
+//! SQLite takes one writer at a time, and each statement is a round trip to the connection's
+//! worker thread, so one order per transaction (BEGIN, two INSERTs, COMMIT) holds the single
+//! write lock for four round trips. Orders that arrive while a transaction is being written wait
+//! in a queue and the next transaction writes all of them with the same four round trips. Each
+//! caller is answered only after the transaction holding its order has committed, so an answered
+//! order survives a crash exactly as before.
+//!
+//! The writer is a task of its own: a caller that goes away (a closed connection drops its
+//! handler) cannot abandon other callers' orders halfway through their transaction.
+
+use std::sync::Arc;
+
+use sqlx::AnyPool;
+use tokio::sync::{Mutex, mpsc, oneshot};
+
+use super::sql::insert_orders;
+use super::{OrderRecord, StoreError};
+
+/// Most orders written in one transaction: 64 × 35 bound values stays far below SQLite's limit
+/// of 32,766 per statement, and a group is written in a few milliseconds.
+const MAX_GROUP: usize = 64;
+
+struct PendingOrder {
+    order: OrderRecord,
+    written: oneshot::Sender<Result<(), StoreError>>,
+}
+
+pub(super) struct OrderWriter {
+    queue: mpsc::UnboundedSender<PendingOrder>,
+}
+
+impl OrderWriter {
+    /// Starts the writer; it takes `turn` for each transaction, as every SQLite writer does. It
+    /// stops when the writer is dropped.
+    pub(super) fn start(pool: AnyPool, turn: Arc<Mutex<()>>) -> OrderWriter {
+        let (queue, mut incoming) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut group = Vec::with_capacity(MAX_GROUP);
+            while incoming.recv_many(&mut group, MAX_GROUP).await > 0 {
+                let _turn = turn.lock().await;
+                write_group(&pool, std::mem::take(&mut group)).await;
+            }
+        });
+        OrderWriter { queue }
+    }
+
+    /// Stores `order` and its first event; answers once they are committed.
+    pub(super) async fn insert(&self, order: &OrderRecord) -> Result<(), StoreError> {
+        let stopped = || StoreError::Unavailable("the order writer has stopped".into());
+        let (written, answer) = oneshot::channel();
+        self.queue
+            .send(PendingOrder {
+                order: order.clone(),
+                written,
+            })
+            .map_err(|_| stopped())?;
+        answer.await.unwrap_or_else(|_| Err(stopped()))
+    }
+}
+
+/// Writes a group in one transaction. If that fails (an order repeats an idempotency key or a
+/// deposit address, say), nothing of it was written, and each order is written on its own so
+/// that each caller gets its own answer.
+async fn write_group(pool: &AnyPool, group: Vec<PendingOrder>) {
+    if group.len() > 1 {
+        let orders: Vec<&OrderRecord> = group.iter().map(|p| &p.order).collect();
+        match insert_orders(pool, &orders).await {
+            Ok(()) => {
+                for pending in group {
+                    let _ = pending.written.send(Ok(()));
+                }
+                return;
+            }
+            Err(error) => {
+                tracing::debug!(%error, orders = group.len(), "writing the orders one by one");
+            }
+        }
+    }
+    for pending in group {
+        let result = insert_orders(pool, &[&pending.order]).await;
+        // The caller may have gone; its order is written all the same.
+        let _ = pending.written.send(result);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{SqlStore, Store};
+
+    fn pending(
+        id: &str,
+        idempotency_key: Option<&str>,
+    ) -> (PendingOrder, oneshot::Receiver<Result<(), StoreError>>) {
+        let (written, answer) = oneshot::channel();
+        let order = OrderRecord {
+            id: id.into(),
+            status: "NEW".into(),
+            deposit_address: format!("deposit-{id}"),
+            idempotency_key: idempotency_key.map(str::to_owned),
+            ..OrderRecord::default()
+        };
+        (PendingOrder { order, written }, answer)
+    }
+
+    async fn sqlite_store() -> (SqlStore, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = SqlStore::connect(&format!("sqlite://{}/ferry.db", dir.path().display()))
+            .await
+            .expect("connect");
+        store.migrate().await.expect("migrate");
+        (store, dir)
+    }
+
+    #[tokio::test]
+    async fn a_group_with_a_conflicting_order_stores_the_others_and_refuses_that_one() {
+        let (store, _dir) = sqlite_store().await;
+        let (first, first_answer) = pending("first", Some("key"));
+        let (again, again_answer) = pending("again", Some("key"));
+        let (other, other_answer) = pending("other", None);
+
+        write_group(store.pool(), vec![first, again, other]).await;
+
+        assert!(first_answer.await.expect("answered").is_ok());
+        assert!(matches!(
+            again_answer.await.expect("answered"),
+            Err(StoreError::Conflict)
+        ));
+        assert!(other_answer.await.expect("answered").is_ok());
+        assert!(store.find_order("first").await.expect("find").is_some());
+        assert!(store.find_order("again").await.expect("find").is_none());
+        assert_eq!(
+            store.order_events("other", 0).await.expect("events").len(),
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn the_largest_group_fits_in_one_statement_and_is_stored_whole() {
+        let (store, _dir) = sqlite_store().await;
+        let (group, answers): (Vec<_>, Vec<_>) = (0..MAX_GROUP)
+            .map(|n| pending(&format!("order{n}"), None))
+            .unzip();
+
+        write_group(store.pool(), group).await;
+
+        for answer in answers {
+            assert!(answer.await.expect("answered").is_ok());
+        }
+        for table in ["orders", "order_events"] {
+            let stored: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+                .fetch_one(store.pool())
+                .await
+                .expect("count");
+            assert_eq!(stored, MAX_GROUP as i64, "{table}");
+        }
+    }
+}
