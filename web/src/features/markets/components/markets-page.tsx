@@ -73,7 +73,7 @@ const CoinRow = memo(function CoinRow({
   const symbol = coin.symbol.toUpperCase();
   return (
     <tr>
-      <td className="px-3 py-3">
+      <td className="px-2 py-3 sm:px-3">
         <button
           type="button"
           aria-pressed={favorite}
@@ -89,9 +89,11 @@ const CoinRow = memo(function CoinRow({
           />
         </button>
       </td>
-      <td className="px-3 py-3 text-right text-slate-600">{coin.market_cap_rank ?? '—'}</td>
-      <td className="px-3 py-3">
-        <span className="flex items-center gap-2 whitespace-nowrap">
+      <td className="hidden px-3 py-3 text-right text-slate-600 sm:table-cell">
+        {coin.market_cap_rank ?? '—'}
+      </td>
+      <td className="px-2 py-3 sm:px-3">
+        <span className="flex items-center gap-2">
           {coin.image ? (
             <img
               src={coin.image}
@@ -102,12 +104,15 @@ const CoinRow = memo(function CoinRow({
               className="size-6 rounded-full"
             />
           ) : null}
-          <span className="font-medium text-slate-900">{coin.name}</span>
-          <span className="text-slate-600">{symbol}</span>
+          {/* On a phone the symbol goes under the name, so that price and change fit beside. */}
+          <span className="flex flex-col sm:flex-row sm:items-center sm:gap-2 sm:whitespace-nowrap">
+            <span className="font-medium text-slate-900">{coin.name}</span>
+            <span className="text-slate-600">{symbol}</span>
+          </span>
           {tradable ? (
             <Link
               to={paths.exchangePair(symbol, symbol === 'BTC' ? 'ETH' : 'BTC')}
-              className="text-xs text-teal-800 underline"
+              className="hidden text-xs text-teal-800 underline sm:inline"
               aria-label={t('markets.exchangeCoin', { name: coin.name })}
             >
               {t('markets.exchange')}
@@ -115,10 +120,10 @@ const CoinRow = memo(function CoinRow({
           ) : null}
         </span>
       </td>
-      <td className="px-3 py-3 text-right font-mono whitespace-nowrap">
+      <td className="px-2 py-3 text-right font-mono whitespace-nowrap sm:px-3">
         {formatPrice(coin.current_price, locale)}
       </td>
-      <td className="px-3 py-3 text-right whitespace-nowrap">
+      <td className="px-2 py-3 text-right whitespace-nowrap sm:px-3">
         <Change value={coin.price_change_percentage_24h} locale={locale} />
       </td>
       <td className="px-3 py-3 text-right whitespace-nowrap">
@@ -156,8 +161,9 @@ export default function MarketsPage() {
   });
   const locale = i18n.language;
 
-  const columns: { key: SortKey; label: string; numeric: boolean }[] = [
-    { key: 'market_cap_rank', label: t('markets.columns.rank'), numeric: true },
+  // `wide`: shown from the `sm` breakpoint on; on a phone the rank is the row's place anyway.
+  const columns: { key: SortKey; label: string; numeric: boolean; wide?: boolean }[] = [
+    { key: 'market_cap_rank', label: t('markets.columns.rank'), numeric: true, wide: true },
     { key: 'name', label: t('markets.columns.name'), numeric: false },
     { key: 'current_price', label: t('markets.columns.price'), numeric: true },
     { key: 'price_change_percentage_24h', label: t('markets.columns.change24h'), numeric: true },
@@ -268,7 +274,7 @@ export default function MarketsPage() {
             <table className="w-full text-sm">
               <thead className="bg-slate-50 text-slate-700">
                 <tr>
-                  <th scope="col" className="px-3 py-3 text-left font-medium">
+                  <th scope="col" className="px-2 py-3 text-left font-medium sm:px-3">
                     <span className="sr-only">{t('markets.columns.favorite')}</span>
                   </th>
                   {columns.map((column) => (
@@ -283,8 +289,9 @@ export default function MarketsPage() {
                           : 'none'
                       }
                       className={cn(
-                        'px-3 py-3 font-medium whitespace-nowrap',
+                        'px-2 py-3 font-medium whitespace-nowrap sm:px-3',
                         column.numeric ? 'text-right' : 'text-left',
+                        column.wide && 'hidden sm:table-cell',
                       )}
                     >
                       <button
