@@ -61,6 +61,7 @@ use super::{
         orders::track_order,
         orders::choose_emergency,
         orders::set_refund_address,
+        orders::simulate_own_deposit,
         orders::stream_order_events,
         orders::list_recent_transactions,
         site_config::get_site_config,

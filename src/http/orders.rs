@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/track-order", post(track_order))
         .route("/order-emergency", post(choose_emergency))
         .route("/order-refund-address", post(set_refund_address))
+        .route("/sandbox/deposit", post(simulate_own_deposit))
         .route("/orders/{id}/events", get(stream_order_events))
         .route("/recent-transactions", get(list_recent_transactions))
 }
@@ -516,17 +517,59 @@ pub async fn simulate_deposit(
     if !state.config.is_sandbox() {
         return Err(ApiError::NotFound);
     }
-    let amount = body
-        .amount
-        .map(|a| {
-            crate::domain::money::Amount::parse(&a.0)
-                .map(|a| a.value())
-                .map_err(|e| ApiError::BadRequest(format!("Invalid amount: {e}")))
-        })
-        .transpose()?;
+    let amount = deposit_amount(body.amount)?;
     let order = state
         .orders
         .deposit(body.order_id.trim(), amount, crate::now_unix())
         .await?;
     Ok(order_answer(&state.orders, &order))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+struct OwnDepositRequest {
+    id: String,
+    token: String,
+    /// What the customer pretends to send (a decimal string); the ordered amount when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "0.1")]
+    amount: Option<AmountInput>,
+}
+
+/// On a sandbox exchange nothing can really be sent: the holder of an order's token may
+/// pretend to send its deposit, to watch the order go through its steps. Elsewhere a 404.
+#[utoipa::path(
+    post,
+    path = "/api/sandbox/deposit",
+    tag = "exchange",
+    summary = "Simulate the deposit of one's own order (sandbox exchanges only)",
+    request_body = OwnDepositRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
+async fn simulate_own_deposit(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<OwnDepositRequest>,
+) -> Result<Json<Value>, ApiError> {
+    if !state.config.is_sandbox() {
+        return Err(ApiError::NotFound);
+    }
+    let amount = deposit_amount(body.amount)?;
+    let order = state
+        .orders
+        .authorized(body.id.trim(), Some(&body.token), None)
+        .await?;
+    let order = state
+        .orders
+        .deposit(&order.id, amount, crate::now_unix())
+        .await?;
+    Ok(order_answer(&state.orders, &order))
+}
+
+fn deposit_amount(amount: Option<AmountInput>) -> Result<Option<rust_decimal::Decimal>, ApiError> {
+    amount
+        .map(|a| {
+            crate::domain::money::Amount::parse(&a.0)
+                .map(|a| a.value())
+                .map_err(|e| ApiError::BadRequest(format!("Invalid amount: {e}")))
+        })
+        .transpose()
 }

@@ -511,6 +511,40 @@ async fn the_deposit_simulator_is_for_the_operator_only() {
 }
 
 #[tokio::test]
+async fn on_a_sandbox_the_order_holder_can_simulate_the_deposit_and_nobody_else() {
+    let app = app().await;
+    let order = create_ok(&app, &btc_to_eth("0.01")).await;
+    let (id, token) = (
+        order["id"].as_str().unwrap(),
+        order["token"].as_str().unwrap(),
+    );
+    let simulate = |body: Value| {
+        let app = &app;
+        async move { app.post_json("/api/sandbox/deposit", &body).await }
+    };
+
+    let stranger = simulate(json!({"id": id, "token": "0".repeat(32)})).await;
+    assert_eq!(stranger.status(), StatusCode::NOT_FOUND);
+    let bad_amount = simulate(json!({"id": id, "token": token, "amount": "ten"})).await;
+    assert_eq!(bad_amount.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(details(&app, id, token).await["status"], "NEW");
+
+    let deposited = simulate(json!({"id": id, "token": token})).await;
+    assert_eq!(deposited.status(), StatusCode::OK);
+    let deposited = json_of(deposited).await;
+    assert_eq!(deposited["code"], 0, "{deposited}");
+    assert_ne!(deposited["data"]["status"], "NEW", "{deposited}");
+    wait_for_status(&app, &order, "COMPLETED").await;
+
+    let again = simulate(json!({"id": id, "token": token})).await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    assert_eq!(
+        json_of(again).await["msg"],
+        "The order is not awaiting a deposit"
+    );
+}
+
+#[tokio::test]
 async fn bad_orders_get_a_clear_400_and_nothing_is_stored() {
     let app = app().await;
     let with = |key: &str, value: Value| {

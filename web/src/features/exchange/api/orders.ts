@@ -124,6 +124,19 @@ export async function setRefundAddress(
   return answer.data;
 }
 
+/** Pretends the deposit was sent (sandbox exchanges only): `amount` or what was ordered. */
+export async function simulateDeposit(
+  order: Pick<Order, 'id' | 'token'>,
+  amount?: string,
+): Promise<Order> {
+  const answer = await api.post<Envelope<Order>>('/api/sandbox/deposit', {
+    id: order.id,
+    token: order.token,
+    ...(amount ? { amount } : {}),
+  });
+  return answer.data;
+}
+
 export interface AddressVerdict {
   valid: boolean;
   reason: 'empty' | 'format' | 'checksum' | 'network' | null;

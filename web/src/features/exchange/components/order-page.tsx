@@ -9,12 +9,14 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
+import { useSiteConfig } from '@/features/site/api/get-site-config';
 
 import {
   chooseEmergency,
   orderQueryOptions,
   rememberedOrderToken,
   setRefundAddress,
+  simulateDeposit,
   trackOrder,
   useOrder,
 } from '../api/orders';
@@ -121,6 +123,62 @@ function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Or
         </form>
       )}
       <p className="text-xs text-slate-600">{t('order.refundHint')}</p>
+    </section>
+  );
+}
+
+/**
+ * On a sandbox exchange no coin can really be sent: the visitor pretends to send the deposit,
+ * of the ordered amount or another, and watches the order go on (or ask for a decision).
+ */
+function SandboxDeposit({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const [amount, setAmount] = useState(order.from.amount);
+  const [busy, setBusy] = useState(false);
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      onDone(await simulateDeposit(order, amount.trim()));
+      notify(t('order.sandboxDone'));
+    } catch (e) {
+      notify(t('order.sandboxFailed'), {
+        description: e instanceof Error ? e.message : '',
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const coin = order.from.coin ?? order.from.code;
+  return (
+    <section
+      aria-labelledby={`${ids}-title`}
+      className="space-y-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-6"
+    >
+      <h2 id={`${ids}-title`} className="font-semibold">
+        {t('order.sandboxTitle')}
+      </h2>
+      <p className="text-sm text-slate-800">{t('order.sandboxText')}</p>
+      <form onSubmit={(e) => void send(e)} className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor={`${ids}-amount`} className="text-sm font-medium">
+            {t('order.sandboxAmount', { coin })}
+          </label>
+          <input
+            id={`${ids}-amount`}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value.replace(',', '.'))}
+            inputMode="decimal"
+            autoComplete="off"
+            className="mt-1 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+          />
+        </div>
+        <Button type="submit" disabled={busy || !amount.trim()}>
+          {t('order.sandboxSend')}
+        </Button>
+      </form>
     </section>
   );
 }
@@ -238,6 +296,7 @@ export default function OrderPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? rememberedOrderToken(orderId);
   const queryClient = useQueryClient();
+  const { data: config } = useSiteConfig();
   const query = useOrder(orderId, token);
   const refresh = () =>
     void queryClient.invalidateQueries({ queryKey: orderQueryOptions(orderId, token).queryKey });
@@ -283,6 +342,14 @@ export default function OrderPage() {
         />
       ) : null}
       {order.status === 'NEW' ? <DepositInstructions order={order} /> : null}
+      {config?.sandbox && (order.status === 'NEW' || order.status === 'EXPIRED') ? (
+        <SandboxDeposit
+          order={order}
+          onDone={(updated) =>
+            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
+          }
+        />
+      ) : null}
       <div className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
         <OrderSummary order={order} />
       </div>
