@@ -335,7 +335,10 @@ impl StatusService {
                 }
             }
         }
-        Ok(by_network.into_values().collect())
+        // As people look for them: by name, not by code (Cardano is ADA).
+        let mut networks: Vec<Network> = by_network.into_values().collect();
+        networks.sort_by_cached_key(|n| n.name.to_lowercase());
+        Ok(networks)
     }
 
     /// Opens an incident (`ferry admin incident open`).

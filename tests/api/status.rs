@@ -55,6 +55,11 @@ async fn the_status_is_measured_and_shows_a_provider_outage_and_incidents(db: Db
     let uptime = service(&report, "database")["uptime"].as_f64().unwrap();
     assert!(uptime > 0.0 && uptime <= 100.0, "{uptime}");
     let networks = report["networks"].as_array().unwrap();
+    let names: Vec<String> = networks
+        .iter()
+        .map(|n| n["name"].as_str().unwrap().to_lowercase())
+        .collect();
+    assert!(names.is_sorted(), "networks are listed by name: {names:?}");
     let monero = networks.iter().find(|n| n["code"] == "XMR").unwrap();
     assert_eq!(monero["status"], "outage");
     let bitcoin = networks.iter().find(|n| n["code"] == "BTC").unwrap();
