@@ -289,6 +289,20 @@ test('a short deposit, simulated on the sandbox order page, asks the customer, w
   await expect(page.getByTestId('order-status').first()).toHaveText('Refunded', { timeout: 15_000 });
 });
 
+test('without a camera, the sandbox scanner offers a sample address of the receive coin', async ({ page }) => {
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+  });
+  await page.goto('/exchange/btc-eth');
+  await page.getByRole('button', { name: 'Scan QR code' }).click();
+  const sample = page.getByRole('dialog', { name: 'Scan QR Code' }).getByRole('region', { name: 'Sample address' });
+  await expect(sample).toContainText('No ETH wallet at hand?');
+  await expect(sample).toContainText(ADDRESSES.ETH);
+  await sample.getByRole('button', { name: 'Use this address' }).click();
+  await expect(page.getByRole('dialog', { name: 'Scan QR Code' })).toHaveCount(0);
+  await expect(page.getByLabel('Destination address')).toHaveValue(ADDRESSES.ETH);
+});
+
 test('a denied camera says so in the scanner', async ({ page }) => {
   await page.addInitScript(() => {
     navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));

@@ -594,6 +594,19 @@ export function ExchangeWidget({
               setScannerOpen(false);
               notify(t('toast.qrScanned'));
             }}
+            sample={
+              to && samples?.[to.code]
+                ? {
+                    coin: to.coin,
+                    address: samples[to.code] ?? '',
+                    onUse: () => {
+                      setAddress(samples[to.code] ?? '');
+                      setAddressError(null);
+                      setScannerOpen(false);
+                    },
+                  }
+                : undefined
+            }
           />
         </Suspense>
       ) : null}

@@ -16,9 +16,11 @@ const PAUSE_AFTER_DETECTION_MS = 800;
 interface Props {
   onScan: (address: string) => void;
   onClose: () => void;
+  /** A published sample address of the receive coin, offered on sandbox exchanges. */
+  sample?: { coin: string; address: string; onUse: () => void } | undefined;
 }
 
-export default function QrScannerDialog({ onScan, onClose }: Props) {
+export default function QrScannerDialog({ onScan, onClose, sample }: Props) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
@@ -132,6 +134,21 @@ export default function QrScannerDialog({ onScan, onClose }: Props) {
         ) : (
           <p className="text-sm text-slate-600">{t('scanner.hint')}</p>
         )}
+        {sample ? (
+          <section
+            aria-labelledby="qr-sample-title"
+            className="rounded-lg bg-slate-100 p-3 text-sm"
+          >
+            <h3 id="qr-sample-title" className="font-medium">
+              {t('scanner.sampleTitle')}
+            </h3>
+            <p className="mt-1 text-slate-700">{t('scanner.sampleText', { coin: sample.coin })}</p>
+            <code className="mt-2 block font-mono text-xs break-all">{sample.address}</code>
+            <Button variant="outline" size="sm" className="mt-2" onClick={sample.onUse}>
+              {t('scanner.sampleUse')}
+            </Button>
+          </section>
+        ) : null}
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="outline" onClick={onClose}>
             {t('scanner.cancel')}
