@@ -32,9 +32,23 @@ test('help search finds an article by a word of its body, and the article opens'
   await expect(page).toHaveURL(/\/help\/articles\/setup-2fa$/);
   await expect(page.getByRole('heading', { name: 'How do I turn on two-factor authentication?', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: en('help.related') })).toBeVisible();
-  await page.getByLabel(en('help.search')).count();
+  await expect(page.getByText(en('help.englishNote'))).toBeHidden();
+});
+
+test('the help centre reads in German: list, search and article, with no English-only note', async ({ page }) => {
+  const title = 'Wie aktiviere ich die Zwei-Faktor-Authentifizierung?';
   await page.goto('/help?lang=de');
   await expect(page.getByRole('heading', { name: de('help.title'), level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: title }).first()).toBeVisible();
+  await expect(page.getByText(de('help.englishNote'))).toBeHidden();
+  await page.getByLabel(de('help.search')).fill('Wiederherstellungscodes');
+  const results = page.getByRole('region', { name: de('help.search') });
+  await results.getByRole('link', { name: title }).click();
+  await expect(page).toHaveURL(/\/help\/articles\/setup-2fa/);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(page.locator('article [lang="de"]').first()).toBeVisible();
+  await expect(page.getByText(de('help.englishNote'))).toBeHidden();
+  await expect(page).toHaveTitle(new RegExp(`^${title.replace('?', '\\?')}`));
 });
 
 test('FAQ search filters questions and Clear Search resets it', async ({ page }) => {
@@ -184,6 +198,10 @@ test('the server writes each route head: pair titles, canonical, noindex and a 4
   expect(html).toContain('hreflang="de"');
   const article = await (await request.get('/help/articles/fixed-vs-float')).text();
   expect(article).toContain('<title data-server-head>How do fixed and float rates differ? | Ferry</title>');
+  const germanArticle = await (await request.get('/help/articles/setup-2fa?lang=de')).text();
+  expect(germanArticle).toContain(
+    '<title data-server-head>Wie aktiviere ich die Zwei-Faktor-Authentifizierung? | Ferry</title>',
+  );
   const missing = await request.get('/no-such-page');
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toContain('<meta name="robots" content="noindex" data-server-head />');

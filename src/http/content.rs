@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::error::ApiError;
 use super::extract::ApiQuery;
+use crate::domain::language::Language;
 use crate::services::content::{self, Document, Operator};
 
 /// Blog posts per page of the listing.
@@ -49,6 +50,14 @@ struct ListQuery {
     tag: Option<String>,
     #[serde(default)]
     page: Option<usize>,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// The reader's language (`lang`): documents come in it where they are translated. A code we
+/// do not have reads as English, as the app treats it.
+fn reading_language(lang: Option<&str>) -> Language {
+    lang.and_then(Language::parse).unwrap_or(Language::En)
 }
 
 #[utoipa::path(
@@ -56,14 +65,14 @@ struct ListQuery {
     path = "/api/content/{collection}",
     tag = "site",
     summary = "Documents of a collection (the blog is paged)",
-    params(("collection" = String, Path), ("category" = Option<String>, Query), ("tag" = Option<String>, Query), ("page" = Option<u32>, Query)),
+    params(("collection" = String, Path), ("category" = Option<String>, Query), ("tag" = Option<String>, Query), ("page" = Option<u32>, Query), ("lang" = Option<String>, Query, description = "the reader's language (en when absent or unknown)")),
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn list_documents(
     Path(collection): Path<String>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let items = content::list(&collection)
+    let items = content::list(&collection, reading_language(query.lang.as_deref()))
         .ok_or_else(|| ApiError::NotFoundWith("No such collection".into()))?;
     let items: Vec<_> = items
         .into_iter()
@@ -99,22 +108,32 @@ async fn list_documents(
     path = "/api/content/{collection}/{slug}",
     tag = "site",
     summary = "One document, rendered",
-    params(("collection" = String, Path), ("slug" = String, Path)),
+    params(("collection" = String, Path), ("slug" = String, Path), ("lang" = Option<String>, Query, description = "the reader's language (en when absent or unknown)")),
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn get_document(
     State(state): State<AppState>,
     Path((collection, slug)): Path<(String, String)>,
+    ApiQuery(query): ApiQuery<LanguageQuery>,
 ) -> Result<Json<Document>, ApiError> {
-    content::document(&collection, &slug, &operator(&state))
+    let language = reading_language(query.lang.as_deref());
+    content::document(&collection, &slug, language, &operator(&state))
         .map(Json)
         .ok_or_else(|| ApiError::NotFoundWith("No such document".into()))
+}
+
+#[derive(Deserialize)]
+struct LanguageQuery {
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct SearchQuery {
     #[serde(default)]
     q: String,
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 #[utoipa::path(
@@ -122,14 +141,15 @@ struct SearchQuery {
     path = "/api/help/search",
     tag = "site",
     summary = "Search the help articles",
-    params(("q" = Option<String>, Query)),
+    params(("q" = Option<String>, Query), ("lang" = Option<String>, Query, description = "the reader's language (en when absent or unknown)")),
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn search_help(ApiQuery(query): ApiQuery<SearchQuery>) -> Result<Json<Value>, ApiError> {
     if query.q.len() > 200 {
         return Err(ApiError::BadRequest("The search is too long".into()));
     }
-    let hits = content::search("help", &query.q, SEARCH_LIMIT);
+    let language = reading_language(query.lang.as_deref());
+    let hits = content::search("help", &query.q, language, SEARCH_LIMIT);
     Ok(Json(json!({ "query": query.q, "items": hits })))
 }
 

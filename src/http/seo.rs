@@ -11,7 +11,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::AppState;
-use crate::domain::language::SUPPORTED_LANGUAGES;
+use crate::domain::language::{Language, SUPPORTED_LANGUAGES};
 use crate::services::content;
 
 const POPULAR_PAIRS: &str = include_str!("../../catalogue/popular-pairs.json");
@@ -56,7 +56,9 @@ const PRIVATE: [&str; 13] = [
     "/verify-email",
 ];
 
-pub fn page_meta(state: &AppState, path: &str) -> PageMeta {
+/// The head of the page at `path`; help articles and blog posts in `language` where they are
+/// translated (the other pages' heads are English, and the app writes its own once it runs).
+pub fn page_meta(state: &AppState, path: &str, language: Language) -> PageMeta {
     let site = &state.config.site_name;
     let page = |title: &str, description: &str| PageMeta {
         title: format!("{title} | {site}"),
@@ -135,7 +137,7 @@ pub fn page_meta(state: &AppState, path: &str) -> PageMeta {
             noindex: true,
             ..page("Language test", DEFAULT_DESCRIPTION)
         },
-        _ => dynamic_meta(state, path).unwrap_or_else(|| PageMeta {
+        _ => dynamic_meta(state, path, language).unwrap_or_else(|| PageMeta {
             noindex: true,
             found: false,
             ..page("Page Not Found", DEFAULT_DESCRIPTION)
@@ -160,7 +162,7 @@ fn private_title(path: &str) -> &'static str {
 }
 
 /// Pair pages, help articles and blog posts: known only from the catalogue and the content.
-fn dynamic_meta(state: &AppState, path: &str) -> Option<PageMeta> {
+fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<PageMeta> {
     let site = &state.config.site_name;
     if let Some(pair) = path.strip_prefix("/exchange/") {
         let (from, to) = pair.split_once('-')?;
@@ -196,7 +198,7 @@ fn dynamic_meta(state: &AppState, path: &str) -> Option<PageMeta> {
     } else {
         return None;
     };
-    let document = content::list(collection)?
+    let document = content::list(collection, language)?
         .into_iter()
         .find(|d| d.slug == slug)?;
     Some(PageMeta {
@@ -364,10 +366,10 @@ async fn sitemap(State(state): State<AppState>) -> Response {
             .iter()
             .map(|(from, to)| format!("/exchange/{}-{}", from.to_lowercase(), to.to_lowercase())),
     );
-    for article in content::list("help").unwrap_or_default() {
+    for article in content::list("help", Language::En).unwrap_or_default() {
         paths.push(format!("/help/articles/{}", article.slug));
     }
-    for post in content::list("blog").unwrap_or_default() {
+    for post in content::list("blog", Language::En).unwrap_or_default() {
         paths.push(format!("/blog/{}", post.slug));
     }
     let mut xml = String::from(

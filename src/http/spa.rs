@@ -159,7 +159,7 @@ impl PageCache {
 }
 
 fn render_page(state: &AppState, path: &str, language: Language, index: &str) -> RenderedPage {
-    let meta = seo::page_meta(state, path);
+    let meta = seo::page_meta(state, path, language);
     let site_config = super::site_config::public_config(&state.config);
     let site_config_json = serde_json::to_value(&site_config).unwrap_or_default();
     let html = seo::render_index(

@@ -3,13 +3,19 @@
 //! `{{placeholders}} take the operator's details from the configuration; raw HTML in the
 //! Markdown is dropped. Help articles can be searched; blog posts are listed newest first and
 //! published as an RSS feed.
+//!
+//! `content/{collection}/{slug}.md` is the English original; a translation of it lives at
+//! `content/{collection}/{language}/{slug}.md`. A reader gets the document in their language
+//! where it is translated, else in English, and each answer says which language it is in.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use pulldown_cmark::{Event, Options, Parser, html};
 use rust_embed::RustEmbed;
 use serde::Serialize;
+
+use crate::domain::language::Language;
 
 #[derive(RustEmbed)]
 #[folder = "content/"]
@@ -39,14 +45,14 @@ pub struct Summary {
     pub tags: Vec<String>,
     pub author: Option<String>,
     pub popular: bool,
+    /// The language the title, summary and text are in.
+    pub language: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Document {
     #[serde(flatten)]
     pub summary: Summary,
-    /// The language the document is written in.
-    pub language: &'static str,
     pub html: String,
 }
 
@@ -66,33 +72,74 @@ struct Source {
     text: String,
 }
 
-/// Every document, parsed once: `collection → slug → source`.
-fn library() -> &'static BTreeMap<String, BTreeMap<String, Source>> {
-    static LIBRARY: OnceLock<BTreeMap<String, BTreeMap<String, Source>>> = OnceLock::new();
+/// Every document, parsed once: `collection → slug → versions`.
+type Library = BTreeMap<String, BTreeMap<String, Versions>>;
+
+/// A document: its English original and its translations.
+struct Versions {
+    english: Source,
+    translations: HashMap<Language, Source>,
+}
+
+impl Versions {
+    /// The version in `language`, else the English original.
+    fn read_in(&self, language: Language) -> &Source {
+        self.translations.get(&language).unwrap_or(&self.english)
+    }
+}
+
+fn library() -> &'static Library {
+    static LIBRARY: OnceLock<Library> = OnceLock::new();
     LIBRARY.get_or_init(|| {
-        let mut library: BTreeMap<String, BTreeMap<String, Source>> = BTreeMap::new();
+        let mut originals: BTreeMap<(String, String), Source> = BTreeMap::new();
+        let mut translations: Vec<(String, String, Language, Source)> = Vec::new();
         for path in ContentFiles::iter() {
-            let Some((collection, file)) = path.split_once('/') else {
+            let Some((collection, language, slug)) = content_path(&path) else {
                 continue;
             };
-            let Some(slug) = file.strip_suffix(".md") else {
-                continue;
-            };
-            if !COLLECTIONS.contains(&collection) || !well_formed(slug) {
-                continue;
-            }
             let Some(text) =
                 ContentFiles::get(&path).and_then(|f| String::from_utf8(f.data.into_owned()).ok())
             else {
                 continue;
             };
-            library
-                .entry(collection.to_owned())
-                .or_default()
-                .insert(slug.to_owned(), parse(slug, &text));
+            let source = parse(slug, language, &text);
+            match language {
+                Language::En => {
+                    originals.insert((collection.to_owned(), slug.to_owned()), source);
+                }
+                _ => translations.push((collection.to_owned(), slug.to_owned(), language, source)),
+            }
+        }
+        let mut library = Library::new();
+        for ((collection, slug), english) in originals {
+            library.entry(collection).or_default().insert(
+                slug,
+                Versions {
+                    english,
+                    translations: HashMap::new(),
+                },
+            );
+        }
+        // A translation counts only beside its original.
+        for (collection, slug, language, source) in translations {
+            if let Some(versions) = library.get_mut(&collection).and_then(|c| c.get_mut(&slug)) {
+                versions.translations.insert(language, source);
+            }
         }
         library
     })
+}
+
+/// `(collection, language, slug)` of a content file: `help/setup-2fa.md` is English,
+/// `help/de/setup-2fa.md` its German translation.
+fn content_path(path: &str) -> Option<(&str, Language, &str)> {
+    let (collection, file) = path.split_once('/')?;
+    let (language, file) = match file.split_once('/') {
+        Some((code, file)) => (Language::parse(code).filter(|l| *l != Language::En)?, file),
+        None => (Language::En, file),
+    };
+    let slug = file.strip_suffix(".md")?;
+    (COLLECTIONS.contains(&collection) && well_formed(slug)).then_some((collection, language, slug))
 }
 
 fn well_formed(slug: &str) -> bool {
@@ -103,7 +150,7 @@ fn well_formed(slug: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-fn parse(slug: &str, text: &str) -> Source {
+fn parse(slug: &str, language: Language, text: &str) -> Source {
     let (front, body) = split_front_matter(text);
     let field = |name: &str| {
         front.lines().find_map(|line| {
@@ -130,39 +177,48 @@ fn parse(slug: &str, text: &str) -> Source {
                 .unwrap_or_default(),
             author: field("author"),
             popular: field("popular").as_deref() == Some("true"),
+            language: language.code(),
         },
         body: body.to_owned(),
         text: plain_text(body).to_lowercase(),
     }
 }
 
-/// The document `collection/slug`, rendered; `None` for anything not in the content folder.
-pub fn document(collection: &str, slug: &str, operator: &Operator<'_>) -> Option<Document> {
-    let source = library().get(collection)?.get(slug)?;
+/// The document `collection/slug` in `language` (else in English), rendered; `None` for
+/// anything not in the content folder.
+pub fn document(
+    collection: &str,
+    slug: &str,
+    language: Language,
+    operator: &Operator<'_>,
+) -> Option<Document> {
+    let source = library().get(collection)?.get(slug)?.read_in(language);
     Some(Document {
         summary: source.summary.clone(),
-        language: "en",
         html: render(&substitute(&source.body, operator)),
     })
 }
 
-/// Every document of a collection: help articles by title, blog posts newest first.
-pub fn list(collection: &str) -> Option<Vec<Summary>> {
-    let sources = library()
-        .get(collection)
-        .filter(|_| COLLECTIONS.contains(&collection))?;
-    let mut items: Vec<Summary> = sources.values().map(|s| s.summary.clone()).collect();
+/// Every document of a collection in `language` (each in English where it is not translated):
+/// help articles by title, blog posts newest first.
+pub fn list(collection: &str, language: Language) -> Option<Vec<Summary>> {
+    let documents = library().get(collection)?;
+    let mut items: Vec<Summary> = documents
+        .values()
+        .map(|v| v.read_in(language).summary.clone())
+        .collect();
     if collection == "blog" {
         items.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.slug.cmp(&b.slug)));
     } else {
-        items.sort_by(|a, b| a.title.cmp(&b.title));
+        items.sort_by_cached_key(|a| a.title.to_lowercase());
     }
     Some(items)
 }
 
 /// Documents of `collection` containing every word of `query` (title, summary or body), best
 /// first: title matches weigh most, then the summary, then how often the body mentions them.
-pub fn search(collection: &str, query: &str, limit: usize) -> Vec<Hit> {
+/// Each document is searched in `language` where it is translated, else in English.
+pub fn search(collection: &str, query: &str, language: Language, limit: usize) -> Vec<Hit> {
     let words: Vec<String> = query
         .split_whitespace()
         .map(|w| {
@@ -172,14 +228,15 @@ pub fn search(collection: &str, query: &str, limit: usize) -> Vec<Hit> {
         .filter(|w| !w.is_empty())
         .take(8)
         .collect();
-    let Some(sources) = library().get(collection) else {
+    let Some(documents) = library().get(collection) else {
         return vec![];
     };
     if words.is_empty() {
         return vec![];
     }
-    let mut scored: Vec<(usize, Hit)> = sources
+    let mut scored: Vec<(usize, Hit)> = documents
         .values()
+        .map(|versions| versions.read_in(language))
         .filter_map(|source| {
             let title = source.summary.title.to_lowercase();
             let summary = source
@@ -252,7 +309,7 @@ fn plain_text(markdown: &str) -> String {
 pub fn rss(operator: &Operator<'_>) -> String {
     let base = operator.public_url.trim_end_matches('/');
     let mut items = String::new();
-    for post in list("blog").unwrap_or_default() {
+    for post in list("blog", Language::En).unwrap_or_default() {
         let link = format!("{base}/blog/{}", post.slug);
         let date = post.date.as_deref().and_then(rfc822).unwrap_or_default();
         items.push_str(&format!(
@@ -355,6 +412,8 @@ fn render(markdown: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     const OPERATOR: Operator<'static> = Operator {
@@ -393,29 +452,29 @@ mod tests {
 
     #[test]
     fn the_legal_documents_state_the_spec_facts() {
-        let terms = document("legal", "terms", &OPERATOR).expect("terms");
+        let terms = document("legal", "terms", Language::En, &OPERATOR).expect("terms");
         assert_eq!(terms.summary.title, "Terms of Service");
         assert_eq!(terms.summary.updated.as_deref(), Some("2025-05-01"));
         for fact in ["May 1, 2025", "18", "Cayman Islands", "help@example.org"] {
             assert!(terms.html.contains(fact), "terms should say {fact}");
         }
         assert!(!terms.html.contains("{{"), "every placeholder is filled");
-        let privacy = document("legal", "privacy", &OPERATOR).expect("privacy");
+        let privacy = document("legal", "privacy", Language::En, &OPERATOR).expect("privacy");
         assert_eq!(privacy.summary.title, "Privacy Policy");
         assert!(privacy.html.contains("May 1, 2025"));
     }
 
     #[test]
     fn only_known_collections_and_plain_slugs_are_served() {
-        assert!(document("legal", "../Cargo", &OPERATOR).is_none());
-        assert!(document("secrets", "terms", &OPERATOR).is_none());
-        assert!(document("legal", "nope", &OPERATOR).is_none());
-        assert!(document("legal", "Terms", &OPERATOR).is_none());
+        assert!(document("legal", "../Cargo", Language::En, &OPERATOR).is_none());
+        assert!(document("secrets", "terms", Language::En, &OPERATOR).is_none());
+        assert!(document("legal", "nope", Language::En, &OPERATOR).is_none());
+        assert!(document("legal", "Terms", Language::En, &OPERATOR).is_none());
     }
 
     #[test]
     fn the_help_centre_has_the_spec_articles_in_three_categories() {
-        let articles = list("help").expect("help");
+        let articles = list("help", Language::En).expect("help");
         assert_eq!(articles.len(), 20);
         for slug in [
             "what-is-the-product",
@@ -439,19 +498,19 @@ mod tests {
 
     #[test]
     fn search_finds_articles_by_words_of_their_body_best_first() {
-        let hits = search("help", "recovery codes", 10);
+        let hits = search("help", "recovery codes", Language::En, 10);
         assert!(!hits.is_empty());
         assert!(hits.iter().any(|h| h.summary.slug == "two-factor-auth"));
         assert!(hits[0].excerpt.contains("recovery"), "{}", hits[0].excerpt);
-        assert!(search("help", "  ", 10).is_empty());
-        assert!(search("help", "zzqqxx", 10).is_empty());
+        assert!(search("help", "  ", Language::En, 10).is_empty());
+        assert!(search("help", "zzqqxx", Language::En, 10).is_empty());
         // Every word must match.
-        assert!(search("help", "recovery zzqqxx", 10).is_empty());
+        assert!(search("help", "recovery zzqqxx", Language::En, 10).is_empty());
     }
 
     #[test]
     fn the_blog_lists_newest_first_and_feeds_rss() {
-        let posts = list("blog").expect("blog");
+        let posts = list("blog", Language::En).expect("blog");
         assert!(posts.len() >= 6);
         assert!(posts.windows(2).all(|w| w[0].date >= w[1].date));
         assert!(
@@ -471,5 +530,189 @@ mod tests {
             rfc822("2024-02-29").as_deref(),
             Some("Thu, 29 Feb 2024 00:00:00 GMT")
         );
+    }
+
+    #[test]
+    fn content_paths_name_the_collection_language_and_slug() {
+        assert_eq!(
+            content_path("help/setup-2fa.md"),
+            Some(("help", Language::En, "setup-2fa"))
+        );
+        assert_eq!(
+            content_path("help/de/setup-2fa.md"),
+            Some(("help", Language::De, "setup-2fa"))
+        );
+        for ignored in [
+            "help/en/setup-2fa.md",
+            "help/xx/setup-2fa.md",
+            "help/de/nested/setup-2fa.md",
+            "help/Setup.md",
+            "secrets/de/a.md",
+            "README.md",
+            "help/de/notes.txt",
+        ] {
+            assert_eq!(content_path(ignored), None, "{ignored}");
+        }
+    }
+
+    /// What a faithful translation keeps of its original: the operator placeholders, the link
+    /// targets, the headings, list items and table rows. Its numbers are checked apart.
+    #[derive(Debug, PartialEq, Eq)]
+    struct Outline {
+        placeholders: Vec<String>,
+        link_targets: Vec<String>,
+        heading_levels: Vec<usize>,
+        list_items: usize,
+        table_rows: usize,
+    }
+
+    /// The texts between each `open` and the next `close`, sorted.
+    fn enclosed(text: &str, open: &str, close: &str) -> Vec<String> {
+        let mut found: Vec<String> = text
+            .split(open)
+            .skip(1)
+            .filter_map(|rest| rest.split_once(close).map(|(inner, _)| inner.to_owned()))
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// Every run of digits outside link targets, sorted.
+    fn numbers(body: &str) -> Vec<String> {
+        let mut without_targets = body.to_owned();
+        for target in enclosed(body, "](", ")") {
+            without_targets = without_targets.replace(&format!("]({target})"), "]");
+        }
+        let mut numbers: Vec<String> = without_targets
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|run| !run.is_empty())
+            .map(str::to_owned)
+            .collect();
+        numbers.sort();
+        numbers
+    }
+
+    /// A translation says every number of its original at least as often, and no other number
+    /// but a single digit that a UI label of its language carries (Korean calls two-factor
+    /// authentication '2단계 인증').
+    fn assert_same_numbers(name: &str, original: &str, translation: &str) {
+        let (original, translation) = (numbers(original), numbers(translation));
+        let count = |all: &[String], number: &String| all.iter().filter(|n| *n == number).count();
+        for number in original.iter().collect::<BTreeSet<_>>() {
+            assert!(
+                count(&translation, number) >= count(&original, number),
+                "{name} says {number} less often than its original"
+            );
+        }
+        for number in &translation {
+            assert!(
+                original.contains(number) || number.len() == 1,
+                "{name} says {number}, which its original does not"
+            );
+        }
+    }
+
+    fn outline(body: &str) -> Outline {
+        let lines: Vec<&str> = body.lines().collect();
+        let mut heading_levels: Vec<usize> = lines
+            .iter()
+            .filter_map(|l| {
+                let level = l.chars().take_while(|c| *c == '#').count();
+                (level > 0 && l[level..].starts_with(' ')).then_some(level)
+            })
+            .collect();
+        heading_levels.sort();
+        Outline {
+            placeholders: enclosed(body, "{{", "}}"),
+            link_targets: enclosed(body, "](", ")"),
+            heading_levels,
+            list_items: lines
+                .iter()
+                .map(|l| l.trim_start())
+                .filter(|l| {
+                    l.starts_with("- ")
+                        || l.split_once(". ").is_some_and(|(n, _)| {
+                            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+                        })
+                })
+                .count(),
+            table_rows: lines.iter().filter(|l| l.starts_with('|')).count(),
+        }
+    }
+
+    #[test]
+    fn translations_keep_the_facts_links_and_structure_of_their_original() {
+        let mut checked = 0;
+        for (collection, documents) in library() {
+            for (slug, versions) in documents {
+                let original = &versions.english;
+                for (language, translation) in &versions.translations {
+                    let name = format!("{collection}/{}/{slug}", language.code());
+                    let (a, b) = (&original.summary, &translation.summary);
+                    let kept = |s: &Summary| {
+                        let dates = (s.updated.clone(), s.date.clone());
+                        (
+                            s.category.clone(),
+                            dates,
+                            s.tags.clone(),
+                            s.author.clone(),
+                            s.popular,
+                        )
+                    };
+                    assert_eq!(
+                        kept(a),
+                        kept(b),
+                        "{name}: front matter other than title and summary stays as it is"
+                    );
+                    assert!(!b.title.is_empty() && b.title != *slug, "{name}: title");
+                    assert_eq!(a.summary.is_some(), b.summary.is_some(), "{name}: summary");
+                    assert_eq!(b.language, language.code());
+                    assert_eq!(
+                        outline(&original.body),
+                        outline(&translation.body),
+                        "{name} differs from its original"
+                    );
+                    assert_same_numbers(&name, &original.body, &translation.body);
+                    // CommonMark does not take `**` for emphasis where it touches punctuation
+                    // on its inside and a letter on its outside, as CJK text easily has it.
+                    let html = render(&translation.body);
+                    assert!(!html.contains("**"), "{name}: bold left unrendered");
+                    checked += 1;
+                }
+            }
+        }
+        let help = &library()["help"];
+        for language in crate::domain::language::SUPPORTED_LANGUAGES {
+            let translated = help
+                .values()
+                .filter(|v| v.translations.contains_key(&language))
+                .count();
+            assert!(
+                translated == 0 || translated == help.len() || language == Language::En,
+                "the help centre in {} is translated in part ({translated} of {})",
+                language.code(),
+                help.len()
+            );
+        }
+        eprintln!("{checked} translations checked");
+    }
+
+    #[test]
+    fn a_document_comes_in_the_readers_language_where_it_is_translated() {
+        let english = document("help", "setup-2fa", Language::En, &OPERATOR).expect("en");
+        assert_eq!(english.summary.language, "en");
+        let german = document("help", "setup-2fa", Language::De, &OPERATOR).expect("de");
+        assert_eq!(german.summary.language, "de");
+        assert_ne!(german.summary.title, english.summary.title);
+        assert!(!german.html.contains("{{"), "every placeholder is filled");
+        // Not translated: the English original, saying so.
+        let terms = document("legal", "terms", Language::De, &OPERATOR).expect("terms");
+        assert_eq!(terms.summary.language, "en");
+        let listed = list("help", Language::De).expect("help");
+        assert_eq!(
+            listed.len(),
+            list("help", Language::En).expect("help").len()
+        );
+        assert!(listed.iter().all(|a| a.language == "de"));
     }
 }

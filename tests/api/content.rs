@@ -36,6 +36,57 @@ async fn help_search_finds_an_article_by_a_word_of_its_body() {
 }
 
 #[tokio::test]
+async fn help_articles_come_in_the_readers_language_where_translated_else_in_english() {
+    let app = spawn_app().await;
+    let german = json_of(app.get("/api/content/help/setup-2fa?lang=de").await).await;
+    assert_eq!(german["language"], "de");
+    assert_eq!(
+        german["title"],
+        "Wie aktiviere ich die Zwei-Faktor-Authentifizierung?"
+    );
+    assert!(!german["html"].as_str().unwrap().contains("{{"));
+    let unknown = json_of(app.get("/api/content/help/setup-2fa?lang=xx").await).await;
+    assert_eq!(unknown["language"], "en");
+    assert_eq!(
+        unknown["title"],
+        "How do I turn on two-factor authentication?"
+    );
+    // The legal pages are not translated: English, and the answer says so.
+    let terms = json_of(app.get("/api/content/legal/terms?lang=de").await).await;
+    assert_eq!(terms["language"], "en");
+
+    let list = json_of(app.get("/api/content/help?lang=de").await).await;
+    assert_eq!(list["total"], 20);
+    assert!(
+        list["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["language"] == "de")
+    );
+    let search = |lang: &'static str| {
+        let app = &app;
+        async move {
+            let found = json_of(
+                app.get(&format!(
+                    "/api/help/search?q=Wiederherstellungscodes&lang={lang}"
+                ))
+                .await,
+            )
+            .await;
+            found["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["slug"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(search("de").await.contains(&"setup-2fa".to_owned()));
+    assert!(search("en").await.is_empty(), "English has no such word");
+}
+
+#[tokio::test]
 async fn the_blog_is_paged_filtered_and_fed_as_rss() {
     let app = spawn_app().await;
     let first = json_of(app.get("/api/content/blog").await).await;

@@ -1,5 +1,6 @@
 // The blog's listing: a page of posts, optionally one category's or one tag's.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 
 import type { DocumentSummary } from '@/features/site/api/get-document';
 import { api } from '@/lib/api-client';
@@ -18,7 +19,8 @@ export interface PostFilter {
 }
 
 export function usePosts(filter: PostFilter) {
-  const params = new URLSearchParams({ page: String(filter.page) });
+  const { i18n } = useTranslation();
+  const params = new URLSearchParams({ page: String(filter.page), lang: i18n.language });
   if (filter.category) params.set('category', filter.category);
   if (filter.tag) params.set('tag', filter.tag);
   const path = `/api/content/blog?${params.toString()}`;

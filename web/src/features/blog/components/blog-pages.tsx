@@ -59,7 +59,7 @@ function Tags({ tags }: { tags: string[] }) {
 }
 
 export function BlogListPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { category, tag } = useParams();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
@@ -78,7 +78,10 @@ export function BlogListPage() {
         <div>
           <h1 className="text-4xl font-bold text-slate-900">{title}</h1>
           <p className="mt-2 text-slate-700">{t('blog.subtitle')}</p>
-          <p className="mt-1 text-xs text-slate-600">{t('blog.englishNote')}</p>
+          {/* The posts are not translated yet: said to readers of the other languages. */}
+          {i18n.language.startsWith('en') ? null : (
+            <p className="mt-1 text-xs text-slate-600">{t('blog.englishNote')}</p>
+          )}
         </div>
         <a href="/blog/rss.xml" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
           <Rss aria-hidden="true" className="size-4" />

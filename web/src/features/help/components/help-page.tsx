@@ -31,8 +31,10 @@ function ArticleLink({ article }: { article: DocumentSummary }) {
 }
 
 export default function HelpPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const articles = useArticles();
+  // Said only when some article is not yet translated into the reader's language.
+  const someInEnglish = articles.data?.some((a) => !i18n.language.startsWith(a.language));
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   const search = useHelpSearch(deferred);
@@ -58,7 +60,9 @@ export default function HelpPage() {
             onChange={(e) => setQuery(e.target.value)}
           />
         </label>
-        <p className="mt-3 text-xs text-slate-600">{t('help.englishNote')}</p>
+        {someInEnglish ? (
+          <p className="mt-3 text-xs text-slate-600">{t('help.englishNote')}</p>
+        ) : null}
       </header>
 
       {query.trim() ? (

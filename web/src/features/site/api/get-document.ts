@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 
 import { api } from '@/lib/api-client';
 
@@ -13,19 +14,25 @@ export interface DocumentSummary {
   tags: string[];
   author: string | null;
   popular: boolean;
+  /** The language the document is in: the reader's where it is translated, else English. */
+  language: string;
 }
 
 export interface SiteDocument extends DocumentSummary {
-  language: string;
   html: string;
 }
 
-export const documentQueryOptions = (collection: string, slug: string) =>
+export const documentQueryOptions = (collection: string, slug: string, language: string) =>
   queryOptions({
-    queryKey: [`/api/content/${collection}/${slug}`],
-    queryFn: () => api.get<SiteDocument>(`/api/content/${collection}/${slug}`),
+    queryKey: [`/api/content/${collection}/${slug}`, language],
+    queryFn: () =>
+      api.get<SiteDocument>(
+        `/api/content/${collection}/${slug}?lang=${encodeURIComponent(language)}`,
+      ),
   });
 
+/** The document in the reader's language where it is translated. */
 export function useDocument(collection: string, slug: string) {
-  return useQuery(documentQueryOptions(collection, slug));
+  const { i18n } = useTranslation();
+  return useQuery(documentQueryOptions(collection, slug, i18n.language));
 }
