@@ -278,6 +278,7 @@ test('a short deposit, simulated on the sandbox order page, asks the customer, w
   // The sandbox lets the visitor pretend to send the deposit: here half of what was ordered.
   const simulator = page.getByRole('region', { name: 'Try it: simulate your deposit' });
   await expect(simulator.getByLabel('Amount sent (BTC)')).toHaveValue('0.01');
+  expect(await seriousViolations(page)).toEqual([]);
   await simulator.getByLabel('Amount sent (BTC)').fill('0.005');
   await simulator.getByRole('button', { name: 'Simulate deposit' }).click();
   await expect(page.getByText('Deposit simulated')).toBeVisible();
@@ -298,6 +299,7 @@ test('without a camera, the sandbox scanner offers a sample address of the recei
   const sample = page.getByRole('dialog', { name: 'Scan QR Code' }).getByRole('region', { name: 'Sample address' });
   await expect(sample).toContainText('No ETH wallet at hand?');
   await expect(sample).toContainText(ADDRESSES.ETH);
+  expect(await seriousViolations(page)).toEqual([]);
   await sample.getByRole('button', { name: 'Use this address' }).click();
   await expect(page.getByRole('dialog', { name: 'Scan QR Code' })).toHaveCount(0);
   await expect(page.getByLabel('Destination address')).toHaveValue(ADDRESSES.ETH);
