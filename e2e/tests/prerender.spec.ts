@@ -94,3 +94,47 @@ test('pages without a prerendered screen are rendered by the app alone', async (
   await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered', /.*/);
   await expect(page.getByRole('heading', { name: en('account.signIn.title') })).toBeVisible();
 });
+
+/** The `<title>` and description in the HTML the server sends, before any script has run. */
+async function serverHead(page: Page, path: string) {
+  const html = await (await page.request.get(path)).text();
+  const unescape = (text: string) =>
+    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return {
+    title: unescape(html.match(/<title data-server-head>([^<]*)<\/title>/)?.[1] ?? ''),
+    description: unescape(html.match(/<meta name="description" content="([^"]*)" data-server-head \/>/)?.[1] ?? ''),
+    canonical: html.match(/<link rel="canonical" href="([^"]*)" \/>/)?.[1] ?? '',
+  };
+}
+
+test('search engines read the head the app shows, in the page language, with its own canonical URL', async ({
+  page,
+}) => {
+  for (const [path, language] of [
+    ['/', 'en'],
+    ['/?lang=ja', 'ja'],
+    ['/markets?lang=de', 'de'],
+    ['/help?lang=fr', 'fr'],
+    ['/faq?lang=es', 'es'],
+    ['/status?lang=ru', 'ru'],
+    ['/exchange/btc-eth?lang=ko', 'ko'],
+    ['/contact?lang=zh', 'zh'],
+    // Not prerendered: a pair outside the popular ones, a help article.
+    ['/exchange/doge-xmr?lang=tr', 'tr'],
+    ['/help/articles/setup-2fa?lang=de', 'de'],
+  ] as const) {
+    const head = await serverHead(page, path);
+    await page.goto(path);
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(await page.title(), path).toBe(head.title);
+    const description = await page.locator('meta[name="description"]').last().getAttribute('content');
+    expect(description, path).toBe(head.description);
+    expect(head.canonical, path).toMatch(
+      language === 'en' ? new RegExp(`${path.replace('?', '\\?')}$`) : new RegExp(`\\?lang=${language}$`),
+    );
+  }
+  // Inner pages carry the site's name after their own title, then the language's name.
+  expect((await serverHead(page, '/markets?lang=de')).title).toBe(`${de('markets.title')} | Ferry | Deutsch`);
+  expect((await serverHead(page, '/markets')).title).toBe(`${en('markets.title')} | Ferry`);
+});

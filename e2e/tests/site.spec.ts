@@ -192,15 +192,15 @@ test('presale and the language test page tell the truth and render', async ({ pa
 test('the server writes each route head: pair titles, canonical, noindex and a 404 for unknown paths', async ({ request }) => {
   const pair = await request.get('/exchange/btc-eth');
   const html = await pair.text();
-  expect(html).toContain('<title data-server-head>Exchange BTC to ETH | Ferry</title>');
+  expect(html).toContain('<title data-server-head>Exchange BTC (BTC) to ETH (ETH) | Ferry</title>');
   expect(html).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/exchange\/btc-eth" \/>/);
-  expect(html).toContain('<meta property="og:title" content="Exchange BTC to ETH | Ferry" />');
+  expect(html).toContain('<meta property="og:title" content="Exchange BTC (BTC) to ETH (ETH) | Ferry" />');
   expect(html).toContain('hreflang="de"');
   const article = await (await request.get('/help/articles/fixed-vs-float')).text();
   expect(article).toContain('<title data-server-head>How do fixed and float rates differ? | Ferry</title>');
   const germanArticle = await (await request.get('/help/articles/setup-2fa?lang=de')).text();
   expect(germanArticle).toContain(
-    '<title data-server-head>Wie aktiviere ich die Zwei-Faktor-Authentifizierung? | Ferry</title>',
+    '<title data-server-head>Wie aktiviere ich die Zwei-Faktor-Authentifizierung? | Ferry | Deutsch</title>',
   );
   const missing = await request.get('/no-such-page');
   expect(missing.status()).toBe(404);

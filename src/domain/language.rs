@@ -59,6 +59,27 @@ impl Language {
         }
     }
 
+    /// The language's name in itself, as the web app's language menu shows it
+    /// (`LANGUAGES` in `web/src/lib/languages.ts`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::En => "English",
+            Language::Es => "Español",
+            Language::De => "Deutsch",
+            Language::Fr => "Français",
+            Language::Pt => "Português",
+            Language::Ru => "Русский",
+            Language::Pl => "Polski",
+            Language::Nl => "Nederlands",
+            Language::Uk => "Українська",
+            Language::Tr => "Türkçe",
+            Language::It => "Italiano",
+            Language::Zh => "中文",
+            Language::Ko => "한국어",
+            Language::Ja => "日本語",
+        }
+    }
+
     /// Parses a language code, case-insensitively; `None` for anything unsupported.
     pub fn parse(code: &str) -> Option<Language> {
         let code = code.trim().to_ascii_lowercase();
@@ -120,6 +141,19 @@ mod tests {
     fn every_supported_code_parses_back_to_itself() {
         for language in SUPPORTED_LANGUAGES {
             assert_eq!(Language::parse(language.code()), Some(language));
+        }
+    }
+
+    #[test]
+    fn codes_and_names_are_the_web_apps() {
+        let app = include_str!("../../web/src/lib/languages.ts");
+        for language in SUPPORTED_LANGUAGES {
+            let entry = format!(
+                "{{ code: '{}', name: '{}' }}",
+                language.code(),
+                language.name()
+            );
+            assert!(app.contains(&entry), "languages.ts lists {entry}");
         }
     }
 

@@ -56,12 +56,13 @@ const PRIVATE: [&str; 13] = [
     "/verify-email",
 ];
 
-/// The head of the page at `path`; help articles and blog posts in `language` where they are
-/// translated (the other pages' heads are English, and the app writes its own once it runs).
+/// The head of the page at `path` in `language`: pair pages, help articles and blog posts in
+/// that language where the app or the content has it (the prerendered pages get the app's own
+/// head in `spa.rs`; the others are English until the app writes its own).
 pub fn page_meta(state: &AppState, path: &str, language: Language) -> PageMeta {
     let site = &state.config.site_name;
     let page = |title: &str, description: &str| PageMeta {
-        title: format!("{title} | {site}"),
+        title: full_title(title, site, language),
         description: description.to_owned(),
         keywords: DEFAULT_KEYWORDS.to_owned(),
         og_type: "website",
@@ -161,6 +162,22 @@ fn private_title(path: &str) -> &'static str {
     }
 }
 
+/// A page's title as the app writes it (`PageMeta`, web/src/components/seo/page-meta.tsx): the
+/// site's name after the page's own title unless that names it already, then the language's
+/// name for languages other than English.
+fn full_title(title: &str, site: &str, language: Language) -> String {
+    let mut full = title.to_owned();
+    if !title.contains(site) {
+        full.push_str(" | ");
+        full.push_str(site);
+    }
+    if language != Language::En {
+        full.push_str(" | ");
+        full.push_str(language.name());
+    }
+    full
+}
+
 /// Pair pages, help articles and blog posts: known only from the catalogue and the content.
 fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<PageMeta> {
     let site = &state.config.site_name;
@@ -168,13 +185,22 @@ fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<Page
         let (from, to) = pair.split_once('-')?;
         let from = state.catalogue.get(&from.to_ascii_uppercase())?;
         let to = state.catalogue.get(&to.to_ascii_uppercase())?;
+        // The app's texts for pair pages in this language, else its English ones.
+        let texts = super::spa::pair_page_texts(language);
+        let template = texts.as_ref().map_or(
+            "Exchange {{from}} ({{fromNetwork}}) to {{to}} ({{toNetwork}})",
+            |t| t.title.as_str(),
+        );
+        let title = template
+            .replace("{{from}}", &from.coin)
+            .replace("{{fromNetwork}}", &from.network)
+            .replace("{{to}}", &to.coin)
+            .replace("{{toNetwork}}", &to.network);
         return Some(PageMeta {
-            title: format!("Exchange {} to {} | {site}", from.coin, to.coin),
-            description: format!(
-                "Swap {} ({}) for {} ({}) instantly at the best rate: no account, non-custodial, \
-                 a float or a fixed rate.",
-                from.name, from.coin, to.name, to.coin
-            ),
+            title: full_title(&title, site, language),
+            description: texts
+                .and_then(|t| t.description)
+                .unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned()),
             keywords: format!(
                 "{} to {}, {} {} exchange, swap {}, buy {}",
                 from.coin, to.coin, from.name, to.name, from.coin, to.coin
@@ -189,10 +215,10 @@ fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<Page
         ("help", slug)
     } else if let Some(rest) = path.strip_prefix("/blog/") {
         if let Some(category) = rest.strip_prefix("category/") {
-            return Some(listing(site, &format!("Blog: {category}")));
+            return Some(listing(site, &format!("Blog: {category}"), language));
         }
         if let Some(tag) = rest.strip_prefix("tag/") {
-            return Some(listing(site, &format!("Posts tagged {tag}")));
+            return Some(listing(site, &format!("Posts tagged {tag}"), language));
         }
         ("blog", rest)
     } else {
@@ -202,7 +228,7 @@ fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<Page
         .into_iter()
         .find(|d| d.slug == slug)?;
     Some(PageMeta {
-        title: format!("{} | {site}", document.title),
+        title: full_title(&document.title, site, language),
         description: document
             .summary
             .unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned()),
@@ -221,9 +247,9 @@ fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<Page
     })
 }
 
-fn listing(site: &str, title: &str) -> PageMeta {
+fn listing(site: &str, title: &str, language: Language) -> PageMeta {
     PageMeta {
-        title: format!("{} | {site}", truncate(title, 80)),
+        title: full_title(&truncate(title, 80), site, language),
         description: "News and guides about swapping crypto safely.".into(),
         keywords: DEFAULT_KEYWORDS.into(),
         og_type: "website",
@@ -255,7 +281,16 @@ pub fn render_index(
     site_config: &str,
 ) -> String {
     let base = public_url.trim_end_matches('/');
-    let canonical = format!("{base}{path}");
+    let page = format!("{base}{path}");
+    let in_language = |code: &str| {
+        if code == "en" {
+            page.clone()
+        } else {
+            format!("{page}?lang={code}")
+        }
+    };
+    // Each language version is its own canonical page, as search engines want with hreflang.
+    let canonical = in_language(lang);
     let site_title = escape(&meta.title);
     let description = escape(&meta.description);
     let mut head = format!(
@@ -280,11 +315,7 @@ pub fn render_index(
         head.push_str("\n    <meta name=\"robots\" content=\"noindex\" data-server-head />");
     } else {
         for language in SUPPORTED_LANGUAGES {
-            let href = if language.code() == "en" {
-                canonical.clone()
-            } else {
-                format!("{canonical}?lang={}", language.code())
-            };
+            let href = in_language(language.code());
             head.push_str(&format!(
                 "\n    <link rel=\"alternate\" hreflang=\"{}\" href=\"{}\" data-server-head />",
                 language.code(),
@@ -293,7 +324,7 @@ pub fn render_index(
         }
         head.push_str(&format!(
             "\n    <link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\" data-server-head />",
-            escape(&canonical)
+            escape(&page)
         ));
     }
     let without_title = replace_between(index, "<title>", "</title>", "");
@@ -430,6 +461,22 @@ mod tests {
     }
 
     #[test]
+    fn titles_end_with_the_site_name_then_the_language_as_the_app_writes_them() {
+        assert_eq!(
+            full_title("Markets", "Ferry", Language::En),
+            "Markets | Ferry"
+        );
+        assert_eq!(
+            full_title("Märkte", "Ferry", Language::De),
+            "Märkte | Ferry | Deutsch"
+        );
+        assert_eq!(
+            full_title("Ferry — instant crypto exchange", "Ferry", Language::Ja),
+            "Ferry — instant crypto exchange | 日本語"
+        );
+    }
+
+    #[test]
     fn the_head_is_replaced_and_escaped() {
         let html = render_index(
             INDEX,
@@ -445,9 +492,14 @@ mod tests {
         );
         assert!(!html.contains("content=\"old\""), "{html}");
         assert!(html.contains("content=\"Swap &quot;BTC&quot; &lt;fast&gt;\""));
+        // The German page is its own canonical page; the English one is the default.
         assert!(html.contains(
-            "<link rel=\"canonical\" href=\"https://ferry.example/exchange/btc-eth\" />"
+            "<link rel=\"canonical\" href=\"https://ferry.example/exchange/btc-eth?lang=de\" />"
         ));
+        assert!(
+            html.contains("hreflang=\"x-default\" href=\"https://ferry.example/exchange/btc-eth\"")
+        );
+        assert!(html.contains("hreflang=\"en\" href=\"https://ferry.example/exchange/btc-eth\""));
         assert!(
             html.contains(
                 "hreflang=\"ja\" href=\"https://ferry.example/exchange/btc-eth?lang=ja\""

@@ -159,9 +159,17 @@ impl PageCache {
 }
 
 fn render_page(state: &AppState, path: &str, language: Language, index: &str) -> RenderedPage {
-    let meta = seo::page_meta(state, path, language);
     let site_config = super::site_config::public_config(&state.config);
     let site_config_json = serde_json::to_value(&site_config).unwrap_or_default();
+    let mut meta = seo::page_meta(state, path, language);
+    if let Some(head) = prerendered(path, language, &site_config_json, "head.json")
+        .and_then(|file| serde_json::from_slice::<PrerenderedHead>(&file).ok())
+    {
+        meta.title = head.title;
+        if let Some(description) = head.description {
+            meta.description = description;
+        }
+    }
     let html = seo::render_index(
         index,
         &meta,
@@ -171,7 +179,7 @@ fn render_page(state: &AppState, path: &str, language: Language, index: &str) ->
         &site_config_json.to_string(),
     );
     let html = with_route_preloads(html, path, language.code());
-    let html = match prerendered(path, language, &site_config_json) {
+    let html = match prerendered(path, language, &site_config_json, "html") {
         Some(page) => with_first_screen(&html, language, &page),
         None => html,
     };
@@ -200,16 +208,34 @@ fn page_language(uri: &Uri, headers: &HeaderMap) -> Language {
     Language::resolve(param, stored, accept_language)
 }
 
-/// Where the build writes each page's first screen: `prerender/{language}/{path}.html`, and the
-/// public settings it rendered them with in `prerender/config.json`.
+/// Where the build writes each page's first screen, `prerender/{language}/{path}.html`, the
+/// title and description the app gives it, `prerender/{language}/{path}.head.json`, and the
+/// public settings it rendered them with, `prerender/config.json`.
 const PRERENDERED: &str = "prerender/";
 
-/// The first screen of the page at `path` prerendered in `language`, if the build made one and
-/// rendered it with the settings this server has (else the app would render something else).
+/// The head of a prerendered page, as the app writes it.
+#[derive(serde::Deserialize)]
+pub(super) struct PrerenderedHead {
+    pub title: String,
+    pub description: Option<String>,
+}
+
+/// The app's title template (`pair.title`, with `{{from}}`, `{{fromNetwork}}`, `{{to}}` and
+/// `{{toNetwork}}`) and description of pair pages in `language`, as the build wrote them
+/// (`prerender/{language}/pair-page.json`).
+pub(super) fn pair_page_texts(language: Language) -> Option<PrerenderedHead> {
+    let file = WebAssets::get(&format!("{PRERENDERED}{}/pair-page.json", language.code()))?;
+    serde_json::from_slice(&file.data).ok()
+}
+
+/// The build's `{name}.{extension}` file of the page at `path` in `language`, if the build made
+/// one and rendered it with the settings this server has (else the app would render something
+/// else).
 fn prerendered(
     path: &str,
     language: Language,
     settings: &serde_json::Value,
+    extension: &str,
 ) -> Option<std::borrow::Cow<'static, [u8]>> {
     static BUILT_WITH: OnceLock<Option<serde_json::Value>> = OnceLock::new();
     let built_with = BUILT_WITH.get_or_init(|| {
@@ -220,7 +246,11 @@ fn prerendered(
         return None;
     }
     let name = prerendered_name(path)?;
-    WebAssets::get(&format!("{PRERENDERED}{}/{name}.html", language.code())).map(|f| f.data)
+    WebAssets::get(&format!(
+        "{PRERENDERED}{}/{name}.{extension}",
+        language.code()
+    ))
+    .map(|f| f.data)
 }
 
 /// The name under which the build prerendered the page at `path` (`index` for `/`), if it did

@@ -32,9 +32,28 @@ const PAGES = [
 const fileOf = (language, path) =>
   join(out, language, `${path === '/' ? 'index' : path.slice(1)}.html`);
 
-// React writes a page's <title>, <meta> and <link> tags first; the server writes the head itself.
-const withoutHead = (html) =>
-  html.replace(/^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)+/, '');
+// React writes a page's <title>, <meta> and <link> tags first. They do not belong in `#root`:
+// the server writes the head, taking the title and description the app gives the page from
+// `{page}.head.json`, so that the head a browser or a search engine reads before any script has
+// run is the app's own, in the page's language.
+const HEAD = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)+/;
+const unescape = (text) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+const headOf = (html) => {
+  const head = html.match(HEAD)?.[0] ?? '';
+  const title = head.match(/<title>([^<]*)<\/title>/)?.[1];
+  const description = head.match(/<meta name="description" content="([^"]*)"/)?.[1];
+  if (title === undefined) return null;
+  return {
+    title: unescape(title),
+    ...(description === undefined ? {} : { description: unescape(description) }),
+  };
+};
 
 const { render, LANGUAGES } = await import(join(web, 'dist-ssr/entry-prerender.js'));
 rmSync(out, { recursive: true, force: true });
@@ -42,12 +61,28 @@ const started = Date.now();
 let bytes = 0;
 for (const { code } of LANGUAGES.filter((l) => config.languages.includes(l.code))) {
   for (const path of PAGES) {
-    const html = withoutHead(await render(path, code, config));
+    const rendered = await render(path, code, config);
+    const html = rendered.replace(HEAD, '');
     const file = fileOf(code, path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, html);
+    const head = headOf(rendered);
+    if (head) writeFileSync(file.replace(/\.html$/, '.head.json'), JSON.stringify(head));
+    else if (code === 'en') console.log(`  ${path}: no title before its data arrives`);
     bytes += html.length;
   }
+}
+// Pair pages are too many to prerender: the server writes their head from the app's texts.
+for (const { code } of LANGUAGES) {
+  const texts = (file) => JSON.parse(readFileSync(join(web, 'src/locales', file), 'utf8'));
+  mkdirSync(join(out, code), { recursive: true });
+  writeFileSync(
+    join(out, code, 'pair-page.json'),
+    JSON.stringify({
+      title: texts(`pages/${code}.json`).pair.title,
+      description: texts(`${code}.json`).meta.description,
+    }),
+  );
 }
 writeFileSync(join(out, 'config.json'), JSON.stringify(config));
 console.log(

@@ -47,7 +47,14 @@ export default function AllPairsPage() {
     });
   }, [pairs, deferred]);
 
-  if (!data) return <Spinner label={t('common.loading')} />;
+  if (!data) {
+    return (
+      <>
+        <PageMeta title={t('allPairs.title')} />
+        <Spinner label={t('common.loading')} />
+      </>
+    );
+  }
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
       <PageMeta

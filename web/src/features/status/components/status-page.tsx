@@ -49,7 +49,14 @@ export default function StatusPage() {
   const status = useStatus();
   const serviceName = useServiceName();
   const title = t('status.title');
-  if (status.isPending) return <Spinner label={t('common.loading')} />;
+  if (status.isPending) {
+    return (
+      <>
+        <PageMeta title={title} description={t('status.subtitle')} />
+        <Spinner label={t('common.loading')} />
+      </>
+    );
+  }
   if (status.error) {
     return (
       <section className="mx-auto max-w-4xl px-4 py-16">
