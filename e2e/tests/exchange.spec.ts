@@ -11,6 +11,16 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * Opens `path` and expects the toast `title` of its first render. A toast stays five seconds,
+ * and a page under load may finish loading after that: the wait starts before the navigation.
+ */
+async function gotoExpectingToast(page: Page, path: string, title: string) {
+  const shown = expect(page.getByText(title)).toBeVisible({ timeout: 15_000 });
+  await page.goto(path);
+  await shown;
+}
+
 const receiveAmount = (page: Page) => page.getByLabel('You get', { exact: true });
 const sendAmount = (page: Page) => page.getByLabel('You send', { exact: true });
 
@@ -201,8 +211,7 @@ test('a suspended network blocks creation', async ({ page, request }) => {
 
 test('when the currency list fails, the shipped catalogue takes over', async ({ page }) => {
   await page.route('**/api/available-currencies', (route) => route.abort());
-  await page.goto('/');
-  await expect(page.getByText('Failed to load currencies')).toBeVisible();
+  await gotoExpectingToast(page, '/', 'Failed to load currencies');
   await pickCoin(page, 'You get', 'monero');
   await expect(page.getByRole('button', { name: /^You get: XMR XMR/ })).toBeVisible();
 });
@@ -413,8 +422,7 @@ test('a quote the server refuses shows the exchange-rate error toast', async ({ 
   await page.route('**/api/exchange-rate', (route) =>
     route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, msg: 'Unknown currency BTC', error: 'Unknown currency BTC' }) }),
   );
-  await page.goto('/exchange/btc-eth');
-  await expect(page.getByText('Exchange rate error')).toBeVisible();
+  await gotoExpectingToast(page, '/exchange/btc-eth', 'Exchange rate error');
   await expect(page.getByText('Unknown currency BTC')).toBeVisible();
 });
 
@@ -425,7 +433,6 @@ test('maintenance on a network is shown inline and in a toast', async ({ page })
     json.data.errors = ['MAINTENANCE_TO'];
     return route.fulfill({ response: upstream, json });
   });
-  await page.goto('/exchange/btc-eth');
-  await expect(page.getByText('Network temporarily suspended for maintenance')).toBeVisible();
+  await gotoExpectingToast(page, '/exchange/btc-eth', 'Network temporarily suspended for maintenance');
   await expect(page.getByText('ETH is under maintenance')).toBeVisible();
 });

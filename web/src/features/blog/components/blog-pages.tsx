@@ -78,10 +78,10 @@ export function BlogListPage() {
         <div>
           <h1 className="text-4xl font-bold text-slate-900">{title}</h1>
           <p className="mt-2 text-slate-700">{t('blog.subtitle')}</p>
-          {/* The posts are not translated yet: said to readers of the other languages. */}
-          {i18n.language.startsWith('en') ? null : (
+          {/* Said only when a post is not yet translated into the reader's language. */}
+          {posts.data?.items.some((post) => !i18n.language.startsWith(post.language)) ? (
             <p className="mt-1 text-xs text-slate-600">{t('blog.englishNote')}</p>
-          )}
+          ) : null}
         </div>
         <a href="/blog/rss.xml" className={buttonVariants({ variant: 'outline', size: 'sm' })}>
           <Rss aria-hidden="true" className="size-4" />
