@@ -119,6 +119,15 @@ test('the blog lists posts with pages, categories and tags, and opens a post', a
   expect(await feed.text()).toContain('<rss version="2.0">');
 });
 
+test('the blog reads in German, with no English-only note', async ({ page }) => {
+  await page.goto('/blog/category/guides?lang=de');
+  await expect(page.getByRole('heading', { name: 'USDT in vielen Netzwerken: Welches sollten Sie verwenden?', level: 2 })).toBeVisible();
+  await expect(page.getByText(de('blog.englishNote'))).toBeHidden();
+  await page.goto('/blog/usdt-networks-explained?lang=de');
+  await expect(page.getByRole('heading', { name: 'USDT in vielen Netzwerken: Welches sollten Sie verwenden?', level: 1 })).toBeVisible();
+  await expect(page.getByText(de('blog.englishNote'))).toBeHidden();
+});
+
 test('markets search and favourites survive a reload', async ({ page }) => {
   await page.goto('/markets');
   await expect(page.getByRole('heading', { name: 'Cryptocurrency Markets' })).toBeVisible();

@@ -87,6 +87,21 @@ async fn help_articles_come_in_the_readers_language_where_translated_else_in_eng
 }
 
 #[tokio::test]
+async fn blog_posts_come_in_the_readers_language_and_the_feed_stays_english() {
+    let app = spawn_app().await;
+    let german = json_of(app.get("/api/content/blog?lang=de&tag=usdt").await).await;
+    let post = &german["items"][0];
+    assert_eq!(post["slug"], "usdt-networks-explained");
+    assert_eq!(post["language"], "de");
+    assert_eq!(
+        post["tags"][0], "usdt",
+        "tags stay as they are, for the URLs"
+    );
+    let feed = app.get("/blog/rss.xml").await.text().await.unwrap();
+    assert!(feed.contains("<title>USDT on many networks"), "{feed}");
+}
+
+#[tokio::test]
 async fn the_blog_is_paged_filtered_and_fed_as_rss() {
     let app = spawn_app().await;
     let first = json_of(app.get("/api/content/blog").await).await;
