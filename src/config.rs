@@ -30,6 +30,9 @@ pub enum LogFormat {
 pub enum ProviderKind {
     /// The built-in simulated market: no real funds move.
     Sandbox,
+    /// An upstream speaking the FixedFloat API v2: FixedFloat itself, or another Ferry.
+    #[serde(rename = "fixedfloat")]
+    FixedFloat,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -137,6 +140,17 @@ pub struct Config {
     /// `FERRY_PROVIDER_TIMEOUT_MS`: how long a liquidity provider may take to answer before
     /// it counts as down for that call.
     pub provider_timeout_ms: u64,
+    /// `FERRY_PROVIDER_POLL_SECONDS`: how often an order an upstream provider fills is looked at.
+    pub provider_poll_seconds: u32,
+    /// `FERRY_FIXEDFLOAT_URL`: the base of the FixedFloat-v2 API the `fixedfloat` provider
+    /// calls (`https://ff.io`, or another Ferry's address).
+    pub fixedfloat_url: String,
+    /// `FERRY_FIXEDFLOAT_KEY`: the API key Ferry's calls there are made with.
+    #[serde(default)]
+    pub fixedfloat_key: Option<String>,
+    /// `FERRY_FIXEDFLOAT_SECRET`: that key's secret, which signs each call.
+    #[serde(default)]
+    pub fixedfloat_secret: Option<SecretString>,
     /// `FERRY_RATES_REFRESH_SECONDS`: how often `/rates/*.xml` are regenerated.
     pub rates_refresh_seconds: u64,
     /// `FERRY_KEY_SECRET`: the key partner-API and webhook secrets are derived from. Unset, a
@@ -191,6 +205,8 @@ struct Defaults {
     status_check_seconds: u64,
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
+    provider_poll_seconds: u32,
+    fixedfloat_url: &'static str,
     rates_refresh_seconds: u64,
     affiliate_share_percent: &'static str,
     affiliate_max_markup_percent: &'static str,
@@ -231,6 +247,8 @@ impl Default for Defaults {
             status_check_seconds: 60,
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
+            provider_poll_seconds: 10,
+            fixedfloat_url: "https://ff.io",
             rates_refresh_seconds: 60,
             affiliate_share_percent: "40",
             affiliate_max_markup_percent: "3",
@@ -316,6 +334,29 @@ impl Config {
                 "FERRY_PROVIDERS",
                 &"",
                 "enable at least one provider",
+            ));
+        }
+        if self.providers.len() > 1 {
+            return Err(invalid(
+                "FERRY_PROVIDERS",
+                &self.providers.len(),
+                "enable one provider (routing between several is not built yet)",
+            ));
+        }
+        if self.providers.contains(&ProviderKind::FixedFloat)
+            && (self.fixedfloat_key.is_none() || self.fixedfloat_secret.is_none())
+        {
+            return Err(invalid(
+                "FERRY_FIXEDFLOAT_KEY",
+                &"",
+                "the fixedfloat provider needs FERRY_FIXEDFLOAT_KEY and FERRY_FIXEDFLOAT_SECRET",
+            ));
+        }
+        if self.provider_poll_seconds == 0 {
+            return Err(invalid(
+                "FERRY_PROVIDER_POLL_SECONDS",
+                &0,
+                "must be at least 1",
             ));
         }
         if self.order_expiry_minutes == 0 {
@@ -555,8 +596,9 @@ fn providers_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ProviderKi
         .iter()
         .map(|name| match name.as_str() {
             "sandbox" => Ok(ProviderKind::Sandbox),
+            "fixedfloat" => Ok(ProviderKind::FixedFloat),
             other => Err(serde::de::Error::custom(format!(
-                "unknown provider {other:?}; supported: sandbox"
+                "unknown provider {other:?}; supported: sandbox, fixedfloat"
             ))),
         })
         .collect()

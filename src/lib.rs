@@ -18,8 +18,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
+use crate::config::ProviderKind;
 use crate::domain::currency::Catalogue;
 use crate::http::AppState;
+use crate::providers::fixedfloat::{FixedFloat, FixedFloatConfig};
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
 use crate::providers::{Deadline, LiquidityProvider};
 use crate::services::accounts::{AccountSettings, Accounts};
@@ -51,8 +53,10 @@ pub struct App {
 pub struct Services {
     pub catalogue: &'static Catalogue,
     pub sandbox: Arc<SandboxMarket>,
-    /// The sandbox behind a deadline: what quotes, orders and the status page call.
+    /// The configured provider behind a deadline: what quotes, orders and the status page call.
     pub provider: Arc<dyn LiquidityProvider>,
+    /// The upstream provider, when Ferry fills its orders at one.
+    pub upstream: Option<Arc<FixedFloat>>,
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
@@ -72,10 +76,13 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 .collect(),
         },
     ));
-    let provider: Arc<dyn LiquidityProvider> = Arc::new(Deadline::new(
-        sandbox.clone(),
-        Duration::from_millis(config.provider_timeout_ms),
-    ));
+    let timeout = Duration::from_millis(config.provider_timeout_ms);
+    let upstream = upstream(config, timeout)?;
+    let filler: Arc<dyn LiquidityProvider> = match &upstream {
+        Some(upstream) => upstream.clone(),
+        None => sandbox.clone(),
+    };
+    let provider: Arc<dyn LiquidityProvider> = Arc::new(Deadline::new(filler, timeout));
     let switches = CurrencySwitches::default();
     switches
         .reload(store.as_ref())
@@ -99,6 +106,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 expiry_seconds: i64::from(config.order_expiry_minutes) * 60,
                 sandbox_step_seconds: i64::from(config.sandbox_step_seconds),
                 autopilot_seconds: config.sandbox_autopilot.map(i64::from),
+                provider_poll_seconds: i64::from(config.provider_poll_seconds),
                 status_mails: Some(StatusMails {
                     mailer: mailer.clone(),
                     site_name: config.site_name.clone(),
@@ -115,11 +123,32 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         catalogue,
         sandbox,
         provider,
+        upstream,
         switches,
         orders,
         accounts,
         partners,
     })
+}
+
+/// The FixedFloat-v2 upstream, when `FERRY_PROVIDERS` names it.
+fn upstream(config: &Config, timeout: Duration) -> anyhow::Result<Option<Arc<FixedFloat>>> {
+    if !config.providers.contains(&ProviderKind::FixedFloat) {
+        return Ok(None);
+    }
+    let (Some(key), Some(secret)) = (&config.fixedfloat_key, &config.fixedfloat_secret) else {
+        anyhow::bail!(
+            "the fixedfloat provider needs FERRY_FIXEDFLOAT_KEY and FERRY_FIXEDFLOAT_SECRET"
+        );
+    };
+    let upstream = FixedFloat::new(FixedFloatConfig {
+        base_url: config.fixedfloat_url.clone(),
+        key: key.clone(),
+        secret: secret.clone(),
+        timeout,
+    })
+    .context("FERRY_FIXEDFLOAT_URL")?;
+    Ok(Some(Arc::new(upstream)))
 }
 
 fn partners(
@@ -231,6 +260,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         catalogue,
         sandbox,
         provider,
+        upstream,
         switches,
         orders,
         accounts,
@@ -291,6 +321,9 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         rates.clone(),
         Duration::from_secs(config.rates_refresh_seconds),
     )));
+    if let Some(upstream) = upstream {
+        background.push(tokio::spawn(workers::run_upstream_currencies(upstream)));
+    }
     background.push(tokio::spawn(workers::run_status_checks(
         status.clone(),
         Duration::from_secs(config.status_check_seconds),

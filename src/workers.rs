@@ -21,6 +21,23 @@ pub async fn run_sandbox_market(market: Arc<SandboxMarket>) {
     }
 }
 
+/// How often the upstream provider's currency list is re-read.
+const UPSTREAM_CURRENCIES_REFRESH: Duration = Duration::from_secs(60);
+
+/// Keeps the upstream provider's list of what it receives and sends current.
+pub async fn run_upstream_currencies(upstream: Arc<crate::providers::fixedfloat::FixedFloat>) {
+    let mut interval = tokio::time::interval(UPSTREAM_CURRENCIES_REFRESH);
+    loop {
+        interval.tick().await;
+        match upstream.refresh_currencies().await {
+            Ok(count) => tracing::debug!(count, "upstream currencies refreshed"),
+            Err(error) => {
+                tracing::warn!(error = %error, "could not read the upstream's currencies")
+            }
+        }
+    }
+}
+
 pub async fn refresh_currency_switches(switches: CurrencySwitches, store: DynStore) {
     let mut interval = tokio::time::interval(SWITCHES_REFRESH);
     interval.tick().await;

@@ -64,6 +64,23 @@ pub struct Catalogue {
 }
 
 const EMBEDDED: &str = include_str!("../../catalogue/currencies.json");
+const POPULAR_PAIRS: &str = include_str!("../../catalogue/popular-pairs.json");
+
+#[derive(Deserialize)]
+struct PopularPairsFile {
+    pairs: Vec<(String, String)>,
+}
+
+/// The most traded pairs (`catalogue/popular-pairs.json`, which the home page shares), as
+/// `(from, to)` codes.
+pub fn popular_pairs() -> &'static [(String, String)] {
+    static PAIRS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        serde_json::from_str::<PopularPairsFile>(POPULAR_PAIRS)
+            .expect("catalogue/popular-pairs.json is valid (unit-tested)")
+            .pairs
+    })
+}
 
 impl Catalogue {
     /// The catalogue shipped in the binary, parsed once.
@@ -134,6 +151,16 @@ mod tests {
             );
         }
         assert!(catalogue().snapshot().contains("not live"));
+    }
+
+    #[test]
+    fn the_popular_pairs_are_twelve_pairs_of_listed_currencies() {
+        let pairs = popular_pairs();
+        assert_eq!(pairs.len(), 12);
+        for (from, to) in pairs {
+            assert!(catalogue().get(from).is_some() && catalogue().get(to).is_some());
+            assert_ne!(from, to);
+        }
     }
 
     #[test]

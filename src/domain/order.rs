@@ -138,6 +138,64 @@ impl OrderStatus {
     }
 }
 
+/// The customer's decision on an order in EMERGENCY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmergencyChoice {
+    Exchange,
+    Refund,
+}
+
+impl EmergencyChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmergencyChoice::Exchange => "EXCHANGE",
+            EmergencyChoice::Refund => "REFUND",
+        }
+    }
+}
+
+/// The shortest run of events that takes an order from `from` to `to`, each one a legal
+/// transition; `problem` is the reason of any EMERGENCY on the way. An order that follows a
+/// provider's status may learn of several steps at once: this replays them in order, so its
+/// history, mails and partner notifications are the same as if it had seen each one. `None`
+/// when `to` cannot be reached from `from`.
+pub fn events_toward(
+    from: OrderStatus,
+    to: OrderStatus,
+    problem: EmergencyReason,
+) -> Option<Vec<OrderEvent>> {
+    use OrderEvent as E;
+    let candidates = [
+        E::DepositDetected,
+        E::DepositConfirmed,
+        E::Exchanged,
+        E::PayoutSent,
+        E::DeadlinePassed,
+        E::Problem(problem),
+        E::ContinueChosen,
+        E::Refunded,
+        E::Failed,
+    ];
+    let mut paths = std::collections::VecDeque::from([(from, Vec::new())]);
+    let mut seen = vec![from];
+    while let Some((status, path)) = paths.pop_front() {
+        if status == to {
+            return Some(path);
+        }
+        for event in candidates {
+            if let Ok(next) = status.apply(event)
+                && !seen.contains(&next)
+            {
+                seen.push(next);
+                let mut longer = path.clone();
+                longer.push(event);
+                paths.push_back((next, longer));
+            }
+        }
+    }
+    None
+}
+
 pub const ALL_STATUSES: [OrderStatus; 9] = [
     OrderStatus::New,
     OrderStatus::Confirming,
@@ -191,6 +249,42 @@ mod tests {
             (S::Sending, E::Failed) => S::Failed,
             _ => return None,
         })
+    }
+
+    #[test]
+    fn events_toward_replay_the_steps_an_order_missed() {
+        assert_eq!(events_toward(S::New, S::New, R::Less), Some(vec![]));
+        assert_eq!(
+            events_toward(S::New, S::Completed, R::Less),
+            Some(vec![
+                E::DepositDetected,
+                E::DepositConfirmed,
+                E::Exchanged,
+                E::PayoutSent
+            ])
+        );
+        assert_eq!(
+            events_toward(S::Confirming, S::Refunded, R::Less),
+            Some(vec![E::Problem(R::Less), E::Refunded])
+        );
+        assert_eq!(
+            events_toward(S::Expired, S::Emergency, R::Expired),
+            Some(vec![E::Problem(R::Expired)])
+        );
+        assert_eq!(
+            events_toward(S::New, S::Failed, R::Less),
+            Some(vec![E::DepositDetected, E::DepositConfirmed, E::Failed])
+        );
+        assert_eq!(events_toward(S::Completed, S::New, R::Less), None);
+        assert_eq!(events_toward(S::Expired, S::Emergency, R::Less), None);
+        for from in ALL_STATUSES {
+            for to in ALL_STATUSES {
+                if let Some(path) = events_toward(from, to, R::More) {
+                    let end = path.iter().try_fold(from, |s, e| s.apply(*e));
+                    assert_eq!(end, Ok(to), "{from:?} → {to:?} by {path:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -8,13 +8,10 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde::Deserialize;
 
 use super::AppState;
 use crate::domain::language::{Language, SUPPORTED_LANGUAGES};
 use crate::services::content;
-
-const POPULAR_PAIRS: &str = include_str!("../../catalogue/popular-pairs.json");
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -363,11 +360,6 @@ fn remove_tag(text: &str, open: &str, marker: &str) -> String {
     text.to_owned()
 }
 
-#[derive(Deserialize)]
-struct PopularPairs {
-    pairs: Vec<(String, String)>,
-}
-
 async fn sitemap(State(state): State<AppState>) -> Response {
     let base = state.config.public_url.trim_end_matches('/').to_owned();
     let mut paths: Vec<String> = [
@@ -389,11 +381,8 @@ async fn sitemap(State(state): State<AppState>) -> Response {
     .into_iter()
     .map(str::to_owned)
     .collect();
-    let pairs: PopularPairs =
-        serde_json::from_str(POPULAR_PAIRS).unwrap_or(PopularPairs { pairs: vec![] });
     paths.extend(
-        pairs
-            .pairs
+        crate::domain::currency::popular_pairs()
             .iter()
             .map(|(from, to)| format!("/exchange/{}-{}", from.to_lowercase(), to.to_lowercase())),
     );

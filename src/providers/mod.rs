@@ -2,6 +2,7 @@
 //! simulated market and the embedded default; real adapters (FixedFloat, ChangeNOW …) implement
 //! the same trait.
 
+pub mod fixedfloat;
 pub mod sandbox;
 
 use std::sync::Arc;
@@ -11,6 +12,8 @@ use async_trait::async_trait;
 use rust_decimal::Decimal;
 
 use crate::domain::currency::Currency;
+use crate::domain::fees::{Direction, RateType};
+use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 
 /// A pair's market as the provider sees it right now.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,11 +47,69 @@ pub enum ProviderError {
     UnknownCurrency(String),
     #[error("the provider is unavailable: {0}")]
     Unavailable(String),
+    /// The provider answered and said no (a bad address, out of limits …), in its words.
+    #[error("{0}")]
+    Rejected(String),
+}
+
+/// An order Ferry asks a provider to fill.
+#[derive(Debug, Clone)]
+pub struct OrderRequest<'a> {
+    pub from: &'a Currency,
+    pub to: &'a Currency,
+    pub rate_type: RateType,
+    pub direction: Direction,
+    /// In the send coin for `Direction::From`, in the receive coin for `Direction::To`.
+    pub amount: Decimal,
+    pub to_address: &'a str,
+    pub to_tag: Option<&'a str>,
+    /// Ferry's fee (and any partner markup) on this order, in percent: what an upstream
+    /// provider adds to its own fee and credits Ferry with.
+    pub fee_percent: Decimal,
+}
+
+/// Where the customer pays, and, when a provider fills the order itself, how to follow it there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenedOrder {
+    pub deposit_address: String,
+    pub deposit_tag: Option<String>,
+    pub upstream: Option<UpstreamOrder>,
+}
+
+/// An order as an upstream provider made it: its reference and the amounts it holds to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpstreamOrder {
+    pub id: String,
+    pub token: String,
+    pub from_amount: Decimal,
+    pub to_amount: Decimal,
+    /// Unix seconds by which the deposit must arrive there.
+    pub expires_at: i64,
+}
+
+/// What an upstream provider says of an order now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpstreamState {
+    pub status: OrderStatus,
+    /// Why it needs the customer's choice, when it does.
+    pub problem: Option<EmergencyReason>,
+    /// What arrived, in the send coin.
+    pub received: Option<Decimal>,
+    /// What the customer gets (or got), in the receive coin.
+    pub to_amount: Option<Decimal>,
+    /// What went out, in the receive coin.
+    pub paid_out: Option<Decimal>,
 }
 
 #[async_trait]
 pub trait LiquidityProvider: Send + Sync + 'static {
     fn name(&self) -> &'static str;
+
+    /// Each call is a request to someone else's server (which limits how often Ferry may ask),
+    /// not a look at a market in memory.
+    fn is_remote(&self) -> bool {
+        false
+    }
 
     /// The currency's maintenance state.
     fn availability(&self, currency: &Currency) -> Availability;
@@ -64,6 +125,44 @@ pub trait LiquidityProvider: Send + Sync + 'static {
 
     /// Rate, limits, reserve and network fee of `from → to`.
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError>;
+
+    /// Opens an order: by default Ferry follows it itself and only needs a deposit address; an
+    /// upstream provider makes the order on its side and says how to follow it.
+    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+        let (deposit_address, deposit_tag) = self.deposit_address(request.from).await?;
+        Ok(OpenedOrder {
+            deposit_address,
+            deposit_tag,
+            upstream: None,
+        })
+    }
+
+    /// The state of an order this provider fills (one `open_order` returned `upstream` for).
+    async fn order_state(&self, order: &UpstreamRef<'_>) -> Result<UpstreamState, ProviderError> {
+        Err(ProviderError::Unavailable(format!(
+            "{} does not fill order {}",
+            self.name(),
+            order.id
+        )))
+    }
+
+    /// Passes the customer's emergency choice on to the provider that fills the order.
+    async fn choose(
+        &self,
+        order: &UpstreamRef<'_>,
+        choice: EmergencyChoice,
+        refund: Option<(&str, Option<&str>)>,
+    ) -> Result<(), ProviderError> {
+        let _ = (order, choice, refund);
+        Ok(())
+    }
+}
+
+/// How an order is known at the provider that fills it.
+#[derive(Debug, Clone, Copy)]
+pub struct UpstreamRef<'a> {
+    pub id: &'a str,
+    pub token: &'a str,
 }
 
 /// Any provider with a deadline on every call it makes over the network: a provider that hangs
@@ -100,6 +199,10 @@ impl LiquidityProvider for Deadline {
         self.inner.name()
     }
 
+    fn is_remote(&self) -> bool {
+        self.inner.is_remote()
+    }
+
     fn availability(&self, currency: &Currency) -> Availability {
         self.inner.availability(currency)
     }
@@ -117,5 +220,22 @@ impl LiquidityProvider for Deadline {
 
     async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
         self.within(self.inner.market(from, to)).await
+    }
+
+    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+        self.within(self.inner.open_order(request)).await
+    }
+
+    async fn order_state(&self, order: &UpstreamRef<'_>) -> Result<UpstreamState, ProviderError> {
+        self.within(self.inner.order_state(order)).await
+    }
+
+    async fn choose(
+        &self,
+        order: &UpstreamRef<'_>,
+        choice: EmergencyChoice,
+        refund: Option<(&str, Option<&str>)>,
+    ) -> Result<(), ProviderError> {
+        self.within(self.inner.choose(order, choice, refund)).await
     }
 }

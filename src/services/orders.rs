@@ -18,9 +18,11 @@ use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
 use crate::domain::language::Language;
 use crate::domain::money::{round_down, to_wire};
-use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus};
+use crate::domain::order::{EmergencyReason, OrderEvent, OrderStatus, events_toward};
 use crate::domain::secret::constant_time_eq;
-use crate::providers::{LiquidityProvider, PairMarket};
+use crate::providers::{
+    LiquidityProvider, OrderRequest, PairMarket, ProviderError, UpstreamOrder, UpstreamRef,
+};
 use crate::store::{DynStore, OrderRecord, StoreError};
 
 const ID_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -71,6 +73,8 @@ pub struct OrderSettings {
     pub sandbox_step_seconds: i64,
     /// When set, the sandbox deposits the exact amount by itself this long after creation.
     pub autopilot_seconds: Option<i64>,
+    /// Seconds between two looks at an order an upstream provider fills.
+    pub provider_poll_seconds: i64,
     /// Tells signed-in owners about their orders by mail (when their profile wants it).
     pub status_mails: Option<StatusMails>,
     /// The partner programme: commissions and webhooks follow every order.
@@ -85,11 +89,7 @@ pub struct StatusMails {
     pub public_url: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EmergencyChoice {
-    Exchange,
-    Refund,
-}
+pub use crate::domain::order::EmergencyChoice;
 
 pub struct Orders {
     pub store: DynStore,
@@ -220,12 +220,28 @@ impl Orders {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let (deposit, deposit_tag) = self
+            let opened = self
                 .provider
-                .deposit_address(from)
+                .open_order(&OrderRequest {
+                    from,
+                    to,
+                    rate_type: request.rate_type,
+                    direction: request.direction,
+                    amount: match request.direction {
+                        Direction::From => quote.from.amount,
+                        Direction::To => quote.to.amount,
+                    },
+                    to_address: request.to_address.trim(),
+                    to_tag,
+                    fee_percent: self.fees.percent(request.rate_type)
+                        + request.partner_fee_percent.unwrap_or_default(),
+                })
                 .await
-                .map_err(QuoteError::from)?;
-            let record = OrderRecord {
+                .map_err(|e| match e {
+                    ProviderError::Rejected(reason) => OrderError::Invalid(reason),
+                    other => QuoteError::from(other).into(),
+                })?;
+            let mut record = OrderRecord {
                 id: new_order_id(),
                 status: OrderStatus::New.as_str().to_owned(),
                 rate_type: rate_type_str(request.rate_type).to_owned(),
@@ -238,8 +254,8 @@ impl Orders {
                 rate: to_wire(quote.from.rate),
                 from_usd: format!("{:.2}", quote.from.usd),
                 to_usd: format!("{:.2}", quote.to.usd),
-                deposit_address: deposit,
-                deposit_tag,
+                deposit_address: opened.deposit_address,
+                deposit_tag: opened.deposit_tag,
                 to_address: request.to_address.trim().to_owned(),
                 to_tag: to_tag.map(str::to_owned),
                 refund_address: refund_address.clone(),
@@ -263,7 +279,17 @@ impl Orders {
                     .partner_fee_percent
                     .map(|m| m.normalize().to_string()),
                 notify_email: None,
+                provider_order_id: None,
+                provider_order_token: None,
             };
+            if let Some(upstream) = opened.upstream {
+                follow_upstream_order(
+                    &mut record,
+                    upstream,
+                    now,
+                    self.settings.provider_poll_seconds,
+                );
+            }
             match self.store.insert_order(&record).await {
                 Ok(()) => {
                     tracing::info!(order.id = %record.id, "order created");
@@ -470,11 +496,17 @@ impl Orders {
                 if let Some(address) = non_empty(refund_address) {
                     self.apply_refund_address(&mut next, address, refund_tag)?;
                 }
-                if next.refund_address.is_none() {
+                let Some(address) = next.refund_address.as_deref() else {
                     return Err(OrderError::Invalid("Enter a refund address".into()));
-                }
+                };
+                self.tell_upstream(&order, choice, Some((address, next.refund_tag.as_deref())))
+                    .await?;
                 next.emergency_choice = Some("REFUND".into());
-                next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
+                next.next_step_at = Some(if order.provider_order_id.is_some() {
+                    now + self.settings.provider_poll_seconds
+                } else {
+                    now + self.settings.sandbox_step_seconds
+                });
                 next.updated_at = now;
                 if !self
                     .store
@@ -487,6 +519,7 @@ impl Orders {
                 Ok(next)
             }
             EmergencyChoice::Exchange => {
+                self.tell_upstream(&order, choice, None).await?;
                 next.emergency_choice = Some("EXCHANGE".into());
                 let received = next
                     .received_amount
@@ -504,6 +537,26 @@ impl Orders {
                 .await
             }
         }
+    }
+
+    /// Passes the customer's choice on to the provider that fills the order, if one does.
+    async fn tell_upstream(
+        &self,
+        order: &OrderRecord,
+        choice: EmergencyChoice,
+        refund: Option<(&str, Option<&str>)>,
+    ) -> Result<(), OrderError> {
+        let (Some(id), Some(token)) = (&order.provider_order_id, &order.provider_order_token)
+        else {
+            return Ok(());
+        };
+        self.provider
+            .choose(&UpstreamRef { id, token }, choice, refund)
+            .await
+            .map_err(|e| match e {
+                ProviderError::Rejected(reason) => OrderError::Conflict(reason),
+                other => QuoteError::from(other).into(),
+            })
     }
 
     /// Sets or changes the refund address while the order is not finished.
@@ -564,6 +617,9 @@ impl Orders {
     }
 
     async fn advance(&self, order: OrderRecord, now: i64) -> Result<(), OrderError> {
+        if order.provider_order_id.is_some() {
+            return self.follow_upstream(order, now).await;
+        }
         let status = parse_status(&order)?;
         let step = self.settings.sandbox_step_seconds;
         let mut next = order.clone();
@@ -603,6 +659,77 @@ impl Orders {
         self.transition(next, status, event, now, Some(&detail))
             .await?;
         Ok(())
+    }
+
+    /// Brings an order an upstream provider fills up to what the provider says of it, replaying
+    /// any steps missed between two looks, and schedules the next look.
+    async fn follow_upstream(&self, order: OrderRecord, now: i64) -> Result<(), OrderError> {
+        let current = parse_status(&order)?;
+        let reference = UpstreamRef {
+            id: order.provider_order_id.as_deref().unwrap_or_default(),
+            token: order.provider_order_token.as_deref().unwrap_or_default(),
+        };
+        let mut next = order.clone();
+        next.next_step_at = self.next_look(&order, current, now);
+        next.updated_at = now;
+        let state = match self.provider.order_state(&reference).await {
+            Ok(state) => state,
+            Err(error) => {
+                // Look again later: the provider being away changes nothing about the order.
+                self.store
+                    .update_order(&next, current.as_str(), None)
+                    .await?;
+                return Err(QuoteError::from(error).into());
+            }
+        };
+        if let Some(received) = state.received {
+            next.received_amount = Some(to_wire(received));
+        }
+        if let Some(to_amount) = state.to_amount {
+            next.to_amount = to_wire(to_amount);
+        }
+        if let Some(paid_out) = state.paid_out {
+            next.payout_amount = Some(to_wire(paid_out));
+        }
+        let problem = state.problem.unwrap_or(EmergencyReason::Less);
+        // Done after the customer asked for their money back is a refund, however it is told.
+        let target = match (state.status, order.emergency_choice.as_deref()) {
+            (OrderStatus::Completed, Some("REFUND")) => OrderStatus::Refunded,
+            (status, _) => status,
+        };
+        let Some(events) = events_toward(current, target, problem) else {
+            tracing::warn!(order.id = %order.id, from = current.as_str(), to = target.as_str(),
+                "the provider's status cannot be reached from the order's; following on");
+            self.store
+                .update_order(&next, current.as_str(), None)
+                .await?;
+            return Ok(());
+        };
+        if events.is_empty() {
+            if next != order {
+                self.store
+                    .update_order(&next, current.as_str(), None)
+                    .await?;
+            }
+            return Ok(());
+        }
+        let detail = format!("{} at {}", target.partner_status(), self.provider.name());
+        let mut status = current;
+        for event in events {
+            next = self
+                .transition(next, status, event, now, Some(&detail))
+                .await?;
+            status = parse_status(&next)?;
+        }
+        Ok(())
+    }
+
+    /// When to look at an upstream order again: until it is done, and for a day after it
+    /// expired (a late deposit turns it into an emergency there).
+    fn next_look(&self, order: &OrderRecord, status: OrderStatus, now: i64) -> Option<i64> {
+        let done = matches!(status, OrderStatus::Completed | OrderStatus::Refunded)
+            || (status == OrderStatus::Expired && now > order.expires_at + 86_400);
+        (!done).then_some(now + self.settings.provider_poll_seconds)
     }
 
     /// Settles partner commissions whose order ended without its settlement being stored (a
@@ -671,6 +798,9 @@ impl Orders {
         ) {
             next.finished_at = Some(now);
             next.next_step_at = None;
+        }
+        if next.provider_order_id.is_some() {
+            next.next_step_at = self.next_look(&next, to, now);
         }
         if !self
             .store
@@ -779,6 +909,19 @@ impl Orders {
             .get(code)
             .ok_or_else(|| OrderError::Invalid(format!("Unknown currency {code}")))
     }
+}
+
+/// Takes the amounts and deadline an upstream provider holds the order to, and how to follow it.
+fn follow_upstream_order(record: &mut OrderRecord, upstream: UpstreamOrder, now: i64, poll: i64) {
+    record.from_amount = to_wire(upstream.from_amount);
+    record.to_amount = to_wire(upstream.to_amount);
+    if !upstream.from_amount.is_zero() {
+        record.rate = to_wire((upstream.to_amount / upstream.from_amount).round_dp(8));
+    }
+    record.expires_at = upstream.expires_at;
+    record.next_step_at = Some(now + poll);
+    record.provider_order_id = Some(upstream.id);
+    record.provider_order_token = Some(upstream.token);
 }
 
 fn parse_status(order: &OrderRecord) -> Result<OrderStatus, OrderError> {

@@ -7,11 +7,11 @@ use std::sync::{Arc, RwLock};
 use rust_decimal::Decimal;
 use sha2::Digest;
 
-use crate::domain::currency::Catalogue;
+use crate::domain::currency::{Catalogue, Currency, popular_pairs};
 use crate::domain::fees::{FeeSchedule, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::providers::LiquidityProvider;
-use crate::services::availability::CurrencySwitches;
+use crate::services::availability::{CurrencyState, CurrencySwitches};
 
 /// One generated file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +73,35 @@ impl RateExport {
         }
     }
 
+    /// The pairs the files list: every tradable one on a market in memory; on a remote provider,
+    /// which is asked once per pair, the popular pairs only.
+    fn pairs<'c>(
+        &self,
+        states: &[(&'c Currency, CurrencyState)],
+    ) -> Vec<(&'c Currency, &'c Currency)> {
+        let tradable = |code: &str, side: fn(&CurrencyState) -> bool| {
+            states
+                .iter()
+                .find(|(c, s)| c.code == code && side(s))
+                .map(|(c, _)| *c)
+        };
+        if self.provider.is_remote() {
+            return popular_pairs()
+                .iter()
+                .filter_map(|(from, to)| {
+                    Some((tradable(from, |s| s.send)?, tradable(to, |s| s.recv)?))
+                })
+                .collect();
+        }
+        let mut pairs = Vec::new();
+        for (from, _) in states.iter().filter(|(_, s)| s.send) {
+            for (to, _) in states.iter().filter(|(c, s)| s.recv && c.code != from.code) {
+                pairs.push((*from, *to));
+            }
+        }
+        pairs
+    }
+
     async fn generate(&self, rate_type: RateType, now: i64) -> RateFile {
         let keep = Decimal::ONE - self.fees.percent(rate_type) / Decimal::ONE_HUNDRED;
         let states: Vec<_> = self
@@ -83,20 +112,19 @@ impl RateExport {
             .collect();
         let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n");
         let mut items = 0;
-        for (from, _) in states.iter().filter(|(_, s)| s.send) {
-            for (to, _) in states.iter().filter(|(c, s)| s.recv && c.code != from.code) {
-                let Ok(market) = self.provider.market(from, to).await else {
-                    continue;
-                };
-                let out = round_down(market.rate * keep, to.precision);
-                if market.reserve_to <= Decimal::ZERO || out <= Decimal::ZERO {
-                    continue;
-                }
-                let param = match rate_type {
-                    RateType::Float => "<param>floating</param>",
-                    RateType::Fixed => "",
-                };
-                xml.push_str(&format!(
+        for (from, to) in self.pairs(&states) {
+            let Ok(market) = self.provider.market(from, to).await else {
+                continue;
+            };
+            let out = round_down(market.rate * keep, to.precision);
+            if market.reserve_to <= Decimal::ZERO || out <= Decimal::ZERO {
+                continue;
+            }
+            let param = match rate_type {
+                RateType::Float => "<param>floating</param>",
+                RateType::Fixed => "",
+            };
+            xml.push_str(&format!(
                     "<item><from>{}</from><to>{}</to><in>1</in><out>{}</out><amount>{}</amount>\
                      <minamount>{}</minamount><maxamount>{}</maxamount><tofee>{}</tofee>{param}</item>\n",
                     from.code,
@@ -107,8 +135,7 @@ impl RateExport {
                     to_wire(market.max_from),
                     to_wire(market.network_fee_to),
                 ));
-                items += 1;
-            }
+            items += 1;
         }
         xml.push_str("</rates>\n");
         let etag = format!(

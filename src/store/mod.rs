@@ -120,6 +120,10 @@ pub struct OrderRecord {
     pub partner_fee_percent: Option<String>,
     /// Where status mails go for an order placed through the partner API (`setEmail`).
     pub notify_email: Option<String>,
+    /// The order's id at an upstream provider that fills it, if one does.
+    pub provider_order_id: Option<String>,
+    /// The token that upstream provider gave with it (a secret: it controls the order there).
+    pub provider_order_token: Option<String>,
 }
 
 /// A message sent with the contact form.
@@ -197,7 +201,8 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
         limit: i64,
     ) -> Result<Vec<OrderRecord>, StoreError>;
 
-    /// Orders still awaiting their deposit after their deadline.
+    /// Orders Ferry follows itself still awaiting their deposit after their deadline (an
+    /// upstream provider says by itself when its orders expire).
     async fn overdue_new_orders(
         &self,
         now: i64,

@@ -247,7 +247,7 @@ impl Store for SqlStore {
         limit: i64,
     ) -> Result<Vec<OrderRecord>, StoreError> {
         self.orders_query(
-            "status = 'NEW' AND expires_at <= $2",
+            "status = 'NEW' AND expires_at <= $2 AND provider_order_id IS NULL",
             "expires_at",
             Some(now),
             limit,
@@ -348,10 +348,10 @@ pub(super) const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provid
     to_tag, refund_address, refund_tag, metadata, owner_user_id, idempotency_key, \
     received_amount, payout_amount, emergency_reason, emergency_choice, created_at, expires_at, \
     rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, affiliate_user_id, \
-    partner_fee_percent, notify_email";
+    partner_fee_percent, notify_email, provider_order_id, provider_order_token";
 
 /// How many columns `ORDER_COLUMNS` names.
-const ORDER_COLUMN_COUNT: usize = 35;
+const ORDER_COLUMN_COUNT: usize = 37;
 
 fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
     Ok(OrderRecord {
@@ -390,6 +390,8 @@ fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
         affiliate_user_id: row.try_get("affiliate_user_id")?,
         partner_fee_percent: row.try_get("partner_fee_percent")?,
         notify_email: row.try_get("notify_email")?,
+        provider_order_id: row.try_get("provider_order_id")?,
+        provider_order_token: row.try_get("provider_order_token")?,
     })
 }
 
@@ -464,7 +466,9 @@ pub(super) async fn insert_orders(
             .bind(&o.api_key_id)
             .bind(&o.affiliate_user_id)
             .bind(&o.partner_fee_percent)
-            .bind(&o.notify_email);
+            .bind(&o.notify_email)
+            .bind(&o.provider_order_id)
+            .bind(&o.provider_order_token);
     }
     let event_sql = format!(
         "INSERT INTO order_events (order_id, status, detail, created_at) VALUES {}",

@@ -19,3 +19,4 @@ mod rates;
 mod smtp_sink;
 mod status;
 mod store;
+mod upstream;

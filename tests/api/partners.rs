@@ -13,9 +13,9 @@ use sha2::Sha256;
 use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
 use crate::on_both_backends;
 
-const ADMIN: &str = "partners-admin-token";
+pub(crate) const ADMIN: &str = "partners-admin-token";
 const PASSWORD: &str = "Correct1horse";
-const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+pub(crate) const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
 on_both_backends!(
@@ -42,7 +42,7 @@ fn the_test_signer_matches_the_published_hmac_sha256_vector() {
     );
 }
 
-async fn app_on(db: Db) -> Option<TestApp> {
+pub(crate) async fn app_on(db: Db) -> Option<TestApp> {
     spawn_app_with(db, |c| {
         c.admin_token = Some(ADMIN.into());
         c.sandbox_step_seconds = 0;
@@ -55,12 +55,12 @@ async fn app_on(db: Db) -> Option<TestApp> {
     .await
 }
 
-struct Partner {
+pub(crate) struct Partner {
     token: String,
     referral_code: String,
 }
 
-async fn partner(app: &TestApp, email: &str, verified: bool) -> Partner {
+pub(crate) async fn partner(app: &TestApp, email: &str, verified: bool) -> Partner {
     let response = app
         .post_json(
             "/api/register",
@@ -93,7 +93,11 @@ impl TestApp {
             .bearer_auth(token)
     }
 
-    async fn create_key(&self, partner: &Partner, permission: &str) -> (String, String, String) {
+    pub(crate) async fn create_key(
+        &self,
+        partner: &Partner,
+        permission: &str,
+    ) -> (String, String, String) {
         let response = self
             .as_user(reqwest::Method::POST, "/api/api-keys", &partner.token)
             .await

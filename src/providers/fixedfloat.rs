@@ -1,0 +1,515 @@
+//! An upstream provider spoken to over the FixedFloat API v2 (`../shared/partner-api.md`): the
+//! de-facto standard of instant-swap services, which Ferry's own partner API serves too — so a
+//! Ferry can fill its orders at FixedFloat or at another Ferry. The customer pays the upstream's
+//! deposit address and the upstream pays the customer: Ferry never holds the funds. Ferry's fee
+//! reaches it as the upstream's affiliate share (`afftax`).
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{
+    Availability, LiquidityProvider, OpenedOrder, OrderRequest, PairMarket, ProviderError,
+    UpstreamOrder, UpstreamRef, UpstreamState,
+};
+use crate::domain::currency::Currency;
+use crate::domain::fees::{Direction, RateType};
+use crate::domain::money::{round_down, to_wire};
+use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::services::partners::keys;
+
+/// How long a pair's derived market is reused: quotes ask often, rates move slowly.
+const MARKET_TTL: Duration = Duration::from_secs(10);
+
+/// The USD value the first price probe of a pair asks for.
+const PROBE_USD: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
+
+/// Where the upstream is and the key Ferry signs its calls with.
+pub struct FixedFloatConfig {
+    /// The API's base, without `/api/v2` (`https://ff.io`).
+    pub base_url: String,
+    pub key: String,
+    pub secret: SecretString,
+    pub timeout: Duration,
+}
+
+pub struct FixedFloat {
+    config: FixedFloatConfig,
+    client: reqwest::Client,
+    /// `(recv, send)` per currency code, from the upstream's point of view.
+    currencies: RwLock<HashMap<String, (bool, bool)>>,
+    /// The latest USD price of one unit per currency code, from its price answers.
+    usd: RwLock<HashMap<String, Decimal>>,
+    markets: RwLock<HashMap<(String, String), (Instant, PairMarket)>>,
+}
+
+impl FixedFloat {
+    pub fn new(config: FixedFloatConfig) -> anyhow::Result<FixedFloat> {
+        let client = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .user_agent(concat!("ferry/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(FixedFloat {
+            config,
+            client,
+            currencies: RwLock::default(),
+            usd: RwLock::default(),
+            markets: RwLock::default(),
+        })
+    }
+
+    /// One signed call; `data` of a code-0 answer, else why not.
+    async fn call<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        body: &Value,
+    ) -> Result<T, ProviderError> {
+        let body = body.to_string();
+        let signature = hex::encode(keys::sign(
+            self.config.secret.expose_secret().as_bytes(),
+            body.as_bytes(),
+        ));
+        let url = format!(
+            "{}/api/v2/{method}",
+            self.config.base_url.trim_end_matches('/')
+        );
+        let response = self
+            .client
+            .post(url)
+            .header("content-type", "application/json; charset=UTF-8")
+            .header("x-api-key", &self.config.key)
+            .header("x-api-sign", signature)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| unavailable(method, e))?;
+        let envelope: Envelope<T> = response.json().await.map_err(|e| unavailable(method, e))?;
+        match (envelope.code, envelope.data) {
+            (0, Some(data)) => Ok(data),
+            // The request was understood and refused: bad address, limits, order state.
+            (301 | 320 | 321, _) => Err(ProviderError::Rejected(envelope.msg)),
+            (code, _) => Err(ProviderError::Unavailable(format!(
+                "{method}: code {code}: {}",
+                envelope.msg
+            ))),
+        }
+    }
+
+    /// Reloads which currencies the upstream receives and sends (the `ccies` method).
+    pub async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
+        let list: Vec<CurrencyEntry> = self.call("ccies", &json!({})).await?;
+        let map: HashMap<_, _> = list
+            .into_iter()
+            .map(|c| (c.code, (c.recv != 0, c.send != 0)))
+            .collect();
+        let count = map.len();
+        *self.currencies.write().expect("currencies lock") = map;
+        Ok(count)
+    }
+
+    async fn price(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        amount: Decimal,
+    ) -> Result<PriceAnswer, ProviderError> {
+        self.call(
+            "price",
+            &json!({ "type": "float", "fromCcy": from.code, "toCcy": to.code,
+                     "direction": "from", "amount": to_wire(amount) }),
+        )
+        .await
+    }
+
+    /// Derives the pair's market from two price answers: the upstream quotes
+    /// `to = amount × rate − network fee`, so two amounts give both.
+    async fn derive_market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+    ) -> Result<PairMarket, ProviderError> {
+        let probe_amount = round_down(PROBE_USD / from.usd.max(Decimal::new(1, 8)), from.precision);
+        let probe = self.price(from, to, probe_amount).await?;
+        let (min, max) = (probe.from.min, probe.from.max);
+        if max <= Decimal::ZERO || min > max {
+            return Err(ProviderError::Unavailable(format!(
+                "{} → {} has no limits upstream",
+                from.code, to.code
+            )));
+        }
+        let first = if (min..=max).contains(&probe_amount) && probe.to.amount > Decimal::ZERO {
+            probe
+        } else {
+            self.price(from, to, min).await?
+        };
+        let second_amount = (first.from.amount * Decimal::TWO).min(max);
+        let (rate, network_fee) = if second_amount > first.from.amount {
+            let second = self.price(from, to, second_amount).await?;
+            two_point_market(
+                (first.from.amount, first.to.amount),
+                (second.from.amount, second.to.amount),
+            )
+        } else {
+            (first.to.amount / first.from.amount, Decimal::ZERO)
+        };
+        if rate <= Decimal::ZERO {
+            return Err(ProviderError::Unavailable(format!(
+                "{} → {} has no rate upstream",
+                from.code, to.code
+            )));
+        }
+        let from_usd = per_unit(first.from.usd, first.from.amount);
+        let to_usd = per_unit(first.to.usd, first.to.amount);
+        {
+            let mut usd = self.usd.write().expect("usd lock");
+            usd.insert(from.code.clone(), from_usd);
+            usd.insert(to.code.clone(), to_usd);
+        }
+        Ok(PairMarket {
+            rate,
+            from_usd,
+            to_usd,
+            min_from: min,
+            max_from: max,
+            reserve_to: first.to.max,
+            network_fee_to: network_fee,
+        })
+    }
+}
+
+/// `rate` and network fee from two `(from, to)` amounts of `to = from × rate − fee`.
+fn two_point_market(first: (Decimal, Decimal), second: (Decimal, Decimal)) -> (Decimal, Decimal) {
+    let rate = (second.1 - first.1) / (second.0 - first.0);
+    let fee = (first.0 * rate - first.1).max(Decimal::ZERO);
+    (rate.normalize(), fee.normalize())
+}
+
+fn per_unit(value: Decimal, amount: Decimal) -> Decimal {
+    if amount.is_zero() {
+        Decimal::ZERO
+    } else {
+        value / amount
+    }
+}
+
+fn unavailable(method: &str, error: reqwest::Error) -> ProviderError {
+    // reqwest's message names the URL, never the headers: the key and signature stay out.
+    ProviderError::Unavailable(format!("{method}: {error}"))
+}
+
+#[async_trait]
+impl LiquidityProvider for FixedFloat {
+    fn name(&self) -> &'static str {
+        "fixedfloat"
+    }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
+
+    fn availability(&self, currency: &Currency) -> Availability {
+        let currencies = self.currencies.read().expect("currencies lock");
+        match currencies.get(&currency.code) {
+            // The upstream speaks from its side: it receives what the customer sends.
+            Some(&(recv, send)) => Availability {
+                deposit_maintenance: !recv,
+                payout_maintenance: !send,
+            },
+            None if currencies.is_empty() => Availability::default(),
+            None => Availability {
+                deposit_maintenance: true,
+                payout_maintenance: true,
+            },
+        }
+    }
+
+    fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {
+        self.usd
+            .read()
+            .expect("usd lock")
+            .get(&currency.code)
+            .copied()
+    }
+
+    async fn deposit_address(
+        &self,
+        currency: &Currency,
+    ) -> Result<(String, Option<String>), ProviderError> {
+        Err(ProviderError::Unavailable(format!(
+            "the upstream gives deposit addresses with orders only ({})",
+            currency.code
+        )))
+    }
+
+    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
+        let key = (from.code.clone(), to.code.clone());
+        if let Some((at, market)) = self.markets.read().expect("markets lock").get(&key)
+            && at.elapsed() < MARKET_TTL
+        {
+            return Ok(market.clone());
+        }
+        let market = self.derive_market(from, to).await?;
+        self.markets
+            .write()
+            .expect("markets lock")
+            .insert(key, (Instant::now(), market.clone()));
+        Ok(market)
+    }
+
+    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+        let mut body = json!({
+            "type": match request.rate_type { RateType::Fixed => "fixed", RateType::Float => "float" },
+            "fromCcy": request.from.code,
+            "toCcy": request.to.code,
+            "direction": match request.direction { Direction::From => "from", Direction::To => "to" },
+            "amount": to_wire(request.amount),
+            "toAddress": request.to_address,
+            "afftax": request.fee_percent.normalize().to_string(),
+        });
+        if let Some(tag) = request.to_tag {
+            body["tag"] = json!(tag);
+        }
+        let order: OrderObject = self.call("create", &body).await?;
+        let (Some(from_amount), Some(to_amount)) = (order.from.amount, order.to.amount) else {
+            return Err(ProviderError::Unavailable(format!(
+                "order {} came without its amounts",
+                order.id
+            )));
+        };
+        Ok(OpenedOrder {
+            deposit_address: order.from.address.clone().unwrap_or_default(),
+            deposit_tag: order.from.tag.clone().filter(|t| !t.is_empty()),
+            upstream: Some(UpstreamOrder {
+                from_amount,
+                to_amount,
+                expires_at: order.time.expiration,
+                id: order.id,
+                token: order.token,
+            }),
+        })
+    }
+
+    async fn order_state(&self, order: &UpstreamRef<'_>) -> Result<UpstreamState, ProviderError> {
+        let object: OrderObject = self
+            .call("order", &json!({ "id": order.id, "token": order.token }))
+            .await?;
+        object.state()
+    }
+
+    async fn choose(
+        &self,
+        order: &UpstreamRef<'_>,
+        choice: EmergencyChoice,
+        refund: Option<(&str, Option<&str>)>,
+    ) -> Result<(), ProviderError> {
+        let mut body = json!({ "id": order.id, "token": order.token, "choice": choice.as_str() });
+        if let Some((address, tag)) = refund {
+            body["address"] = json!(address);
+            if let Some(tag) = tag {
+                body["tag"] = json!(tag);
+            }
+        }
+        let _: Value = self.call("emergency", &body).await?;
+        Ok(())
+    }
+}
+
+// ---- the wire ----
+
+#[derive(Deserialize)]
+struct Envelope<T> {
+    code: i64,
+    #[serde(default)]
+    msg: String,
+    data: Option<T>,
+}
+
+#[derive(Deserialize)]
+struct CurrencyEntry {
+    code: String,
+    recv: u8,
+    send: u8,
+}
+
+#[derive(Deserialize)]
+struct PriceAnswer {
+    from: PriceSide,
+    to: PriceSide,
+}
+
+#[derive(Deserialize)]
+struct PriceSide {
+    #[serde(deserialize_with = "decimal")]
+    amount: Decimal,
+    #[serde(deserialize_with = "decimal")]
+    min: Decimal,
+    #[serde(deserialize_with = "decimal")]
+    max: Decimal,
+    #[serde(deserialize_with = "decimal")]
+    usd: Decimal,
+}
+
+#[derive(Deserialize)]
+struct OrderObject {
+    id: String,
+    token: String,
+    status: String,
+    time: OrderTime,
+    from: OrderSide,
+    to: OrderSide,
+    back: OrderSide,
+    emergency: OrderEmergency,
+}
+
+#[derive(Deserialize)]
+struct OrderTime {
+    expiration: i64,
+}
+
+#[derive(Deserialize)]
+struct OrderSide {
+    /// Null on the refund side until there is one.
+    #[serde(default, deserialize_with = "optional_decimal")]
+    amount: Option<Decimal>,
+    address: Option<String>,
+    tag: Option<String>,
+    tx: Tx,
+}
+
+#[derive(Deserialize)]
+struct Tx {
+    id: Option<String>,
+    #[serde(default, deserialize_with = "optional_decimal")]
+    amount: Option<Decimal>,
+}
+
+#[derive(Deserialize)]
+struct OrderEmergency {
+    status: Vec<String>,
+}
+
+impl OrderObject {
+    /// The order in Ferry's terms (the status table of `partner-api.md`, read backwards).
+    fn state(&self) -> Result<UpstreamState, ProviderError> {
+        let problem = self.emergency.status.iter().find_map(|s| match s.as_str() {
+            "EXPIRED" => Some(EmergencyReason::Expired),
+            "LESS" => Some(EmergencyReason::Less),
+            "MORE" => Some(EmergencyReason::More),
+            "LIMIT" => Some(EmergencyReason::Limit),
+            _ => None,
+        });
+        let status = match self.status.as_str() {
+            "NEW" => OrderStatus::New,
+            "PENDING" => OrderStatus::Confirming,
+            "EXCHANGE" => OrderStatus::Exchange,
+            "WITHDRAW" => OrderStatus::Sending,
+            // A refund is a DONE order whose refund transaction is filled.
+            "DONE" if self.back.tx.id.is_some() || self.back.tx.amount.is_some() => {
+                OrderStatus::Refunded
+            }
+            "DONE" => OrderStatus::Completed,
+            "EXPIRED" => OrderStatus::Expired,
+            // An emergency with no reason the customer can act on is a failure.
+            "EMERGENCY" if problem.is_some() => OrderStatus::Emergency,
+            "EMERGENCY" => OrderStatus::Failed,
+            other => {
+                return Err(ProviderError::Unavailable(format!(
+                    "order {}: unknown status {other:?}",
+                    self.id
+                )));
+            }
+        };
+        Ok(UpstreamState {
+            status,
+            problem,
+            received: self.from.tx.amount,
+            to_amount: self.to.amount.filter(|a| !a.is_zero()),
+            paid_out: self.to.tx.amount,
+        })
+    }
+}
+
+/// A decimal sent as a string or a number (the API sends strings; lenient on the way in).
+fn decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+    optional_decimal(d)?.ok_or_else(|| serde::de::Error::custom("a decimal is missing"))
+}
+
+fn optional_decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::String(s) if s.is_empty() => Ok(None),
+        Value::String(s) => Decimal::from_str(&s)
+            .map(Some)
+            .map_err(serde::de::Error::custom),
+        Value::Number(n) => Decimal::from_str(&n.to_string())
+            .or_else(|_| Decimal::from_scientific(&n.to_string()))
+            .map(Some)
+            .map_err(serde::de::Error::custom),
+        other => Err(serde::de::Error::custom(format!("not a decimal: {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn two_price_answers_give_the_rate_and_the_network_fee() {
+        // to = from × 32.5 − 0.002
+        let (rate, fee) = two_point_market((dec("0.1"), dec("3.248")), (dec("0.2"), dec("6.498")));
+        assert_eq!((rate, fee), (dec("32.5"), dec("0.002")));
+        // A fee the rounding of the answers would make negative is none.
+        let (_, fee) = two_point_market((dec("1"), dec("2.0000001")), (dec("2"), dec("4")));
+        assert_eq!(fee, Decimal::ZERO);
+    }
+
+    fn order(status: &str, emergency: &[&str], refund_tx: Option<&str>) -> OrderObject {
+        serde_json::from_value(json!({
+            "id": "ABC", "type": "float", "email": "", "status": status, "token": "t",
+            "time": { "reg": 1, "start": null, "finish": null, "update": 1, "expiration": 1801, "left": 0 },
+            "from": { "code": "BTC", "amount": "0.1", "address": "bc1q", "tag": null,
+                      "tx": { "id": "f1", "amount": 0.1, "fee": null } },
+            "to": { "code": "ETH", "amount": "3.2841", "address": "0x5a", "tag": null,
+                    "tx": { "id": null, "amount": null } },
+            "back": { "code": null, "amount": null, "address": null, "tag": null,
+                      "tx": { "id": refund_tx, "amount": null } },
+            "emergency": { "status": emergency, "choice": "NONE", "repeat": "0" }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn upstream_statuses_read_as_ferry_statuses() {
+        let cases = [
+            ("NEW", vec![], None, OrderStatus::New),
+            ("PENDING", vec![], None, OrderStatus::Confirming),
+            ("EXCHANGE", vec![], None, OrderStatus::Exchange),
+            ("WITHDRAW", vec![], None, OrderStatus::Sending),
+            ("DONE", vec![], None, OrderStatus::Completed),
+            ("DONE", vec!["LESS"], Some("r1"), OrderStatus::Refunded),
+            ("EXPIRED", vec![], None, OrderStatus::Expired),
+            ("EMERGENCY", vec!["LESS"], None, OrderStatus::Emergency),
+            ("EMERGENCY", vec![], None, OrderStatus::Failed),
+        ];
+        for (status, emergency, refund, expected) in cases {
+            let state = order(status, &emergency, refund).state().unwrap();
+            assert_eq!(state.status, expected, "{status} {emergency:?}");
+        }
+        let state = order("EMERGENCY", &["MORE"], None).state().unwrap();
+        assert_eq!(state.problem, Some(EmergencyReason::More));
+        assert_eq!(state.received, Some(dec("0.1")), "a number is read too");
+        assert_eq!(state.to_amount, Some(dec("3.2841")));
+        assert!(order("LOST", &[], None).state().is_err());
+    }
+}

@@ -1,0 +1,297 @@
+//! Ferry filling its orders at an upstream provider over the FixedFloat API v2: here another
+//! Ferry on the sandbox, reached over HTTP exactly as FixedFloat itself would be. The customer
+//! pays the upstream's deposit address; Ferry follows the order there and tells its own
+//! customer every step.
+
+use std::time::Duration;
+
+use ferry::config::ProviderKind;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+use crate::helpers::{Db, TestApp, json_of, raw_store, spawn_app_with};
+use crate::on_both_backends;
+use crate::partners::{ADMIN, ETH_ADDRESS, partner};
+
+/// The upstream: a Ferry on the sandbox whose steps follow one another at once, with room for
+/// the calls of a downstream Ferry that quotes, looks at orders every second and publishes rates.
+async fn upstream() -> TestApp {
+    spawn_app_with(Db::Sqlite, |c| {
+        c.admin_token = Some(ADMIN.into());
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 50;
+        c.partner_rate_per_minute = 100_000;
+    })
+    .await
+    .expect("sqlite")
+}
+
+on_both_backends!(
+    quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_completion,
+    a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_on,
+);
+
+/// A downstream Ferry on `db` whose provider is `upstream`, signing with a trade key of
+/// `upstream`'s.
+async fn downstream_of(upstream: &TestApp, email: &str, db: Db) -> Option<TestApp> {
+    let desk = partner(upstream, email, true).await;
+    let (key, secret, _) = upstream.create_key(&desk, "trade").await;
+    let base = upstream.url("");
+    spawn_app_with(db, |c| {
+        c.providers = vec![ProviderKind::FixedFloat];
+        c.fixedfloat_url = base.trim_end_matches('/').to_owned();
+        c.fixedfloat_key = Some(key);
+        c.fixedfloat_secret = Some(secret.into());
+        c.provider_poll_seconds = 1;
+        c.worker_interval_ms = 100;
+    })
+    .await
+}
+
+async fn quote(app: &TestApp, amount: &str) -> Value {
+    let response = app
+        .post_json(
+            "/api/exchange-rate",
+            &json!({"from_currency": "BTC", "to_currency": "ETH", "amount": amount,
+                    "direction": "from", "type": "float"}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    json_of(response).await
+}
+
+fn dec(value: &Value) -> f64 {
+    value
+        .as_str()
+        .expect("decimal string")
+        .parse()
+        .expect("decimal")
+}
+
+async fn details(app: &TestApp, id: &str, token: &str) -> Value {
+    let response = app
+        .get(&format!("/api/order-details/{id}?token={token}"))
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    json_of(response).await["data"].clone()
+}
+
+async fn wait_for(app: &TestApp, id: &str, token: &str, wanted: &str) -> Value {
+    for _ in 0..150 {
+        let current = details(app, id, token).await;
+        if current["status"] == wanted {
+            return current;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let last = details(app, id, token).await;
+    panic!("order {id} never reached {wanted}: {last}");
+}
+
+async fn upstream_deposit(upstream: &TestApp, id: &str, amount: Option<&str>) {
+    let mut body = json!({ "order_id": id });
+    if let Some(amount) = amount {
+        body["amount"] = json!(amount);
+    }
+    let response = upstream
+        .client
+        .post(upstream.url("/api/admin/sandbox/deposit"))
+        .bearer_auth(ADMIN)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_completion(db: Db) {
+    let upstream = upstream().await;
+    let Some(downstream) = downstream_of(&upstream, "desk@ferry.test", db).await else {
+        return;
+    };
+
+    // Ferry's quote is the upstream's price less Ferry's own fee (0.5 % on float).
+    let theirs = dec(&quote(&upstream, "0.1").await["data"]["to"]["amount"]);
+    let ours = quote(&downstream, "0.1").await;
+    assert_eq!(ours["code"], 0, "{ours}");
+    let ours = dec(&ours["data"]["to"]["amount"]);
+    assert!(
+        ours < theirs && ours > theirs * 0.99,
+        "ours {ours}, upstream {theirs}"
+    );
+
+    let response = downstream
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH_ADDRESS,
+                    "direction": "from", "type": "float"}),
+        )
+        .await;
+    let (status, created) = (response.status(), json_of(response).await);
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let created = created["data"].clone();
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let ours = downstream.store.find_order(id).await.unwrap().unwrap();
+    let upstream_id = ours.provider_order_id.clone().expect("filled upstream");
+    let theirs = upstream
+        .store
+        .find_order(&upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        theirs.deposit_address, ours.deposit_address,
+        "the customer pays the upstream"
+    );
+    assert_eq!(
+        theirs.to_address, ETH_ADDRESS,
+        "the upstream pays the customer"
+    );
+    assert_eq!(
+        (ours.from_amount.as_str(), ours.to_amount.as_str()),
+        (theirs.from_amount.as_str(), theirs.to_amount.as_str()),
+        "Ferry holds the customer to the upstream's amounts"
+    );
+    assert_eq!(
+        theirs.partner_fee_percent.as_deref(),
+        Some("0.5"),
+        "Ferry's fee is its share at the upstream"
+    );
+    assert_eq!(created["status"], "NEW");
+
+    upstream_deposit(&upstream, &upstream_id, None).await;
+    let done = wait_for(&downstream, id, token, "COMPLETED").await;
+    assert_eq!(done["to"]["amount"], json!(theirs.to_amount));
+    let events = downstream.store.order_events(id, 0).await.unwrap();
+    let statuses: Vec<_> = events.iter().map(|e| e.status.as_str()).collect();
+    assert_eq!(
+        statuses,
+        ["NEW", "CONFIRMING", "EXCHANGE", "SENDING", "COMPLETED"],
+        "every step is in the history, however many one look saw"
+    );
+    let ours = downstream.store.find_order(id).await.unwrap().unwrap();
+    assert_eq!(
+        ours.next_step_at, None,
+        "a finished order is not looked at again"
+    );
+
+    // The monitors' rate file asks the upstream for the popular pairs only, not for every one
+    // of the ~22,000 pairs a market in memory can price.
+    let mut file = String::new();
+    for _ in 0..50 {
+        let response = downstream.get("/rates/float.xml").await;
+        if response.status() == StatusCode::OK {
+            file = response.text().await.unwrap();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let items = file.matches("<item>").count();
+    assert!((1..=12).contains(&items), "{items} items: {file}");
+    assert!(file.contains("<from>BTC</from><to>ETH</to>"), "{file}");
+}
+
+async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_on(db: Db) {
+    let upstream = upstream().await;
+    let Some(downstream) = downstream_of(&upstream, "refunds@ferry.test", db).await else {
+        return;
+    };
+    let response = downstream
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH_ADDRESS,
+                    "direction": "from", "type": "fixed"}),
+        )
+        .await;
+    let created = json_of(response).await["data"].clone();
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let upstream_id = downstream
+        .store
+        .find_order(id)
+        .await
+        .unwrap()
+        .unwrap()
+        .provider_order_id
+        .unwrap();
+
+    upstream_deposit(&upstream, &upstream_id, Some("0.05")).await;
+    let emergency = wait_for(&downstream, id, token, "EMERGENCY").await;
+    assert_eq!(emergency["emergency"]["reason"], "LESS", "{emergency}");
+
+    let response = downstream
+        .post_json(
+            "/api/order-emergency",
+            &json!({"id": id, "token": token, "choice": "REFUND",
+                    "address": "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"}),
+        )
+        .await;
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "{}",
+        response.text().await.unwrap()
+    );
+    let theirs = upstream
+        .store
+        .find_order(&upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(theirs.emergency_choice.as_deref(), Some("REFUND"));
+    assert_eq!(
+        theirs.refund_address.as_deref(),
+        Some("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")
+    );
+    wait_for(&downstream, id, token, "REFUNDED").await;
+}
+
+#[tokio::test]
+async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
+    // A port nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = closed.local_addr().unwrap();
+    drop(closed);
+    let downstream = spawn_app_with(Db::Sqlite, |c| {
+        c.providers = vec![ProviderKind::FixedFloat];
+        c.fixedfloat_url = format!("http://{address}");
+        c.fixedfloat_key = Some("key".into());
+        c.fixedfloat_secret = Some("secret".to_owned().into());
+    })
+    .await
+    .expect("sqlite");
+    let response = downstream
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH_ADDRESS,
+                    "direction": "from", "type": "float"}),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let count = sqlx::query("SELECT COUNT(*) AS n FROM orders")
+        .fetch_one(raw_store(&downstream.db).await.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        count.try_get::<i64, _>("n").unwrap(),
+        0,
+        "no order is made half"
+    );
+    let quote = downstream
+        .post_json(
+            "/api/exchange-rate",
+            &json!({"from_currency": "BTC", "to_currency": "ETH", "amount": "0.1"}),
+        )
+        .await;
+    assert_eq!(
+        quote.status(),
+        StatusCode::SERVICE_UNAVAILABLE,
+        "no made-up price"
+    );
+}
