@@ -427,6 +427,12 @@ test('a quote the server refuses shows the exchange-rate error toast', async ({ 
 });
 
 test('maintenance on a network is shown inline and in a toast', async ({ page }) => {
+  // The currency list comes after the quote, as on a slow network: the toast still shows.
+  await page.route('**/api/available-currencies', async (route) => {
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return route.fulfill({ response });
+  });
   await page.route('**/api/exchange-rate', async (route) => {
     const upstream = await route.fetch();
     const json = await upstream.json();

@@ -411,6 +411,9 @@ fn millis(elapsed: Duration) -> i64 {
 }
 
 fn provider_label(name: &str) -> String {
+    if name == "fixedfloat" {
+        return "FixedFloat".into();
+    }
     let mut chars = name.chars();
     chars
         .next()

@@ -294,4 +294,14 @@ async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
         StatusCode::SERVICE_UNAVAILABLE,
         "no made-up price"
     );
+    let status = json_of(downstream.get("/api/status").await).await;
+    let provider = status["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == "provider:fixedfloat")
+        .cloned()
+        .expect("the upstream is on the status page");
+    assert_eq!(provider["status"], "outage", "{provider}");
+    assert_eq!(provider["name"], "Liquidity provider: FixedFloat");
 }

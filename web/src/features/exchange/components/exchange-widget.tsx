@@ -109,8 +109,10 @@ export function ExchangeWidget({
   // Errors that act: exceeds-max toast, maintenance toast, pair-unavailable fallback (§4, §8).
   const errors = fresh ? quote.errors : [];
   const errorKey = errors.join(',');
+  // The quote may come before the currency list (a slow network): act once both are here.
+  const ready = Boolean(list && from && to);
   useEffect(() => {
-    if (!fresh || !list || !from || !to) return;
+    if (!fresh || !ready) return;
     if (errors.includes('from_amount_exceeds_max') || errors.includes('to_amount_exceeds_max')) {
       notify(t('toast.exceedsMax'), {
         description: t('toast.exceedsMaxDefault'),
@@ -122,7 +124,7 @@ export function ExchangeWidget({
     }
     // Act once per distinct answer.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [errorKey, fresh]);
+  }, [errorKey, fresh, ready]);
 
   // PAIR_UNAVAILABLE: switch the receive coin to a fallback (§4). Adjusting state while
   // rendering avoids an extra pass; the new pair's quote is no longer "fresh", so this runs once.

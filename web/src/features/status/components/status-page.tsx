@@ -31,12 +31,16 @@ function Badge({ status }: { status: string }) {
   );
 }
 
+/** Providers whose brand is not their key capitalised. */
+const PROVIDER_NAMES: Record<string, string> = { fixedfloat: 'FixedFloat' };
+
 function useServiceName() {
   const { t } = useTranslation();
   return (service: StatusService) => {
     if (service.key.startsWith('provider:')) {
       const name = service.key.slice('provider:'.length);
-      return t('status.services.provider', { name: name.charAt(0).toUpperCase() + name.slice(1) });
+      const brand = PROVIDER_NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+      return t('status.services.provider', { name: brand });
     }
     const known = ['api', 'database', 'orders', 'mail'] as const;
     const key = known.find((k) => k === service.key);
