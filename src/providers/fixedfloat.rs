@@ -40,6 +40,9 @@ pub struct FixedFloatConfig {
     pub timeout: Duration,
 }
 
+/// A pair and kind of rate: `(from, to, rate type)`.
+type MarketKey = (String, String, RateType);
+
 pub struct FixedFloat {
     config: FixedFloatConfig,
     client: reqwest::Client,
@@ -47,7 +50,7 @@ pub struct FixedFloat {
     currencies: RwLock<HashMap<String, (bool, bool)>>,
     /// The latest USD price of one unit per currency code, from its price answers.
     usd: RwLock<HashMap<String, Decimal>>,
-    markets: RwLock<HashMap<(String, String), (Instant, PairMarket)>>,
+    markets: RwLock<HashMap<MarketKey, (Instant, PairMarket)>>,
 }
 
 impl FixedFloat {
@@ -116,13 +119,13 @@ impl FixedFloat {
 
     async fn price(
         &self,
-        from: &Currency,
-        to: &Currency,
+        pair: (&Currency, &Currency, RateType),
         amount: Decimal,
     ) -> Result<PriceAnswer, ProviderError> {
+        let (from, to, rate_type) = pair;
         self.call(
             "price",
-            &json!({ "type": "float", "fromCcy": from.code, "toCcy": to.code,
+            &json!({ "type": rate_type_name(rate_type), "fromCcy": from.code, "toCcy": to.code,
                      "direction": "from", "amount": to_wire(amount) }),
         )
         .await
@@ -134,9 +137,11 @@ impl FixedFloat {
         &self,
         from: &Currency,
         to: &Currency,
+        rate_type: RateType,
     ) -> Result<PairMarket, ProviderError> {
+        let pair = (from, to, rate_type);
         let probe_amount = round_down(PROBE_USD / from.usd.max(Decimal::new(1, 8)), from.precision);
-        let probe = self.price(from, to, probe_amount).await?;
+        let probe = self.price(pair, probe_amount).await?;
         let (min, max) = (probe.from.min, probe.from.max);
         if max <= Decimal::ZERO || min > max {
             return Err(ProviderError::Unavailable(format!(
@@ -147,11 +152,11 @@ impl FixedFloat {
         let first = if (min..=max).contains(&probe_amount) && probe.to.amount > Decimal::ZERO {
             probe
         } else {
-            self.price(from, to, min).await?
+            self.price(pair, min).await?
         };
         let second_amount = (first.from.amount * Decimal::TWO).min(max);
         let (rate, network_fee) = if second_amount > first.from.amount {
-            let second = self.price(from, to, second_amount).await?;
+            let second = self.price(pair, second_amount).await?;
             two_point_market(
                 (first.from.amount, first.to.amount),
                 (second.from.amount, second.to.amount),
@@ -189,6 +194,13 @@ fn two_point_market(first: (Decimal, Decimal), second: (Decimal, Decimal)) -> (D
     let rate = (second.1 - first.1) / (second.0 - first.0);
     let fee = (first.0 * rate - first.1).max(Decimal::ZERO);
     (rate.normalize(), fee.normalize())
+}
+
+fn rate_type_name(rate_type: RateType) -> &'static str {
+    match rate_type {
+        RateType::Fixed => "fixed",
+        RateType::Float => "float",
+    }
 }
 
 fn per_unit(value: Decimal, amount: Decimal) -> Decimal {
@@ -248,14 +260,19 @@ impl LiquidityProvider for FixedFloat {
         )))
     }
 
-    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
-        let key = (from.code.clone(), to.code.clone());
+    async fn market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Result<PairMarket, ProviderError> {
+        let key = (from.code.clone(), to.code.clone(), rate_type);
         if let Some((at, market)) = self.markets.read().expect("markets lock").get(&key)
             && at.elapsed() < MARKET_TTL
         {
             return Ok(market.clone());
         }
-        let market = self.derive_market(from, to).await?;
+        let market = self.derive_market(from, to, rate_type).await?;
         self.markets
             .write()
             .expect("markets lock")
@@ -265,7 +282,7 @@ impl LiquidityProvider for FixedFloat {
 
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         let mut body = json!({
-            "type": match request.rate_type { RateType::Fixed => "fixed", RateType::Float => "float" },
+            "type": rate_type_name(request.rate_type),
             "fromCcy": request.from.code,
             "toCcy": request.to.code,
             "direction": match request.direction { Direction::From => "from", Direction::To => "to" },

@@ -123,8 +123,14 @@ pub trait LiquidityProvider: Send + Sync + 'static {
         currency: &Currency,
     ) -> Result<(String, Option<String>), ProviderError>;
 
-    /// Rate, limits, reserve and network fee of `from → to`.
-    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError>;
+    /// Rate, limits, reserve and network fee of `from → to` for that kind of rate (an
+    /// upstream prices a fixed rate, which it guarantees, below a float one).
+    async fn market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Result<PairMarket, ProviderError>;
 
     /// Opens an order: by default Ferry follows it itself and only needs a deposit address; an
     /// upstream provider makes the order on its side and says how to follow it.
@@ -167,29 +173,92 @@ pub struct UpstreamRef<'a> {
 
 /// Any provider with a deadline on every call it makes over the network: a provider that hangs
 /// then fails like one that is down, and the customer gets an answer (a fallback estimate, no
-/// half-made order) instead of waiting.
+/// half-made order) instead of waiting. A remote provider that keeps failing is also given a
+/// rest (a circuit breaker): after `TRIP_AFTER` failures in a row, calls fail at once for
+/// `cool_down`, then one call tries again.
 pub struct Deadline {
     inner: Arc<dyn LiquidityProvider>,
     limit: Duration,
+    cool_down: Duration,
+    breaker: std::sync::Mutex<Breaker>,
+}
+
+/// Failed calls in a row to a remote provider this many times opens the breaker.
+const TRIP_AFTER: u32 = 5;
+
+#[derive(Default)]
+struct Breaker {
+    failures_in_a_row: u32,
+    open_until: Option<std::time::Instant>,
 }
 
 impl Deadline {
     pub fn new(inner: Arc<dyn LiquidityProvider>, limit: Duration) -> Deadline {
-        Deadline { inner, limit }
+        Deadline::with_cool_down(inner, limit, Duration::from_secs(30))
+    }
+
+    pub fn with_cool_down(
+        inner: Arc<dyn LiquidityProvider>,
+        limit: Duration,
+        cool_down: Duration,
+    ) -> Deadline {
+        Deadline {
+            inner,
+            limit,
+            cool_down,
+            breaker: std::sync::Mutex::default(),
+        }
     }
 
     async fn within<T>(
         &self,
         call: impl std::future::Future<Output = Result<T, ProviderError>>,
     ) -> Result<T, ProviderError> {
-        tokio::time::timeout(self.limit, call)
+        let remote = self.inner.is_remote();
+        if remote && let Some(rest) = self.resting() {
+            return Err(ProviderError::Unavailable(format!(
+                "paused for {} s after {TRIP_AFTER} failed calls in a row",
+                rest.as_secs().max(1)
+            )));
+        }
+        let result = tokio::time::timeout(self.limit, call)
             .await
             .unwrap_or_else(|_| {
                 Err(ProviderError::Unavailable(format!(
                     "no answer within {} ms",
                     self.limit.as_millis()
                 )))
-            })
+            });
+        if remote {
+            self.record(matches!(result, Err(ProviderError::Unavailable(_))));
+        }
+        result
+    }
+
+    /// How long the breaker stays open, if it is.
+    fn resting(&self) -> Option<Duration> {
+        let breaker = self.breaker.lock().expect("breaker lock");
+        breaker
+            .open_until
+            .and_then(|until| until.checked_duration_since(std::time::Instant::now()))
+    }
+
+    fn record(&self, failed: bool) {
+        let mut breaker = self.breaker.lock().expect("breaker lock");
+        if !failed {
+            *breaker = Breaker::default();
+            return;
+        }
+        breaker.failures_in_a_row += 1;
+        if breaker.failures_in_a_row >= TRIP_AFTER {
+            // Also after a failed try once the rest is over: rest again.
+            breaker.open_until = Some(std::time::Instant::now() + self.cool_down);
+            tracing::warn!(
+                provider = self.inner.name(),
+                failures = breaker.failures_in_a_row,
+                "provider paused after failing calls in a row"
+            );
+        }
     }
 }
 
@@ -218,8 +287,13 @@ impl LiquidityProvider for Deadline {
         self.within(self.inner.deposit_address(currency)).await
     }
 
-    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
-        self.within(self.inner.market(from, to)).await
+    async fn market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Result<PairMarket, ProviderError> {
+        self.within(self.inner.market(from, to, rate_type)).await
     }
 
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
@@ -237,5 +311,86 @@ impl LiquidityProvider for Deadline {
         refund: Option<(&str, Option<&str>)>,
     ) -> Result<(), ProviderError> {
         self.within(self.inner.choose(order, choice, refund)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use super::*;
+    use crate::domain::currency::Catalogue;
+
+    /// A remote provider that is down, counting the calls that reach it.
+    #[derive(Default)]
+    struct Down {
+        calls: AtomicU32,
+    }
+
+    #[async_trait]
+    impl LiquidityProvider for Down {
+        fn name(&self) -> &'static str {
+            "down"
+        }
+        fn is_remote(&self) -> bool {
+            true
+        }
+        fn availability(&self, _: &Currency) -> Availability {
+            Availability::default()
+        }
+        fn reference_usd(&self, _: &Currency) -> Option<Decimal> {
+            None
+        }
+        async fn deposit_address(
+            &self,
+            _: &Currency,
+        ) -> Result<(String, Option<String>), ProviderError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            Err(ProviderError::Unavailable("connection refused".into()))
+        }
+        async fn market(
+            &self,
+            _: &Currency,
+            _: &Currency,
+            _: RateType,
+        ) -> Result<PairMarket, ProviderError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            Err(ProviderError::Unavailable("connection refused".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_remote_provider_failing_again_and_again_is_rested_then_tried_again() {
+        let down = Arc::new(Down::default());
+        let guarded = Deadline::with_cool_down(
+            down.clone(),
+            Duration::from_secs(1),
+            Duration::from_millis(200),
+        );
+        let btc = Catalogue::embedded().get("BTC").unwrap();
+        for _ in 0..TRIP_AFTER {
+            assert!(guarded.deposit_address(btc).await.is_err());
+        }
+        assert_eq!(down.calls.load(Ordering::SeqCst), TRIP_AFTER);
+        let rested = guarded.deposit_address(btc).await.unwrap_err().to_string();
+        assert!(rested.contains("paused"), "{rested}");
+        assert_eq!(
+            down.calls.load(Ordering::SeqCst),
+            TRIP_AFTER,
+            "not called while resting"
+        );
+
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        assert!(guarded.deposit_address(btc).await.is_err());
+        assert_eq!(
+            down.calls.load(Ordering::SeqCst),
+            TRIP_AFTER + 1,
+            "one try after the rest"
+        );
+        let again = guarded.deposit_address(btc).await.unwrap_err().to_string();
+        assert!(
+            again.contains("paused"),
+            "a failed try rests it again: {again}"
+        );
     }
 }

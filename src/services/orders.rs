@@ -432,7 +432,7 @@ impl Orders {
         let to = self.currency_of(&order.to_code)?;
         let market = self
             .provider
-            .market(from, to)
+            .market(from, to, rate_type_of(order))
             .await
             .map_err(QuoteError::from)?;
         Ok((from, to, market))
@@ -445,11 +445,7 @@ impl Orders {
         received: Decimal,
     ) -> Result<Decimal, OrderError> {
         let (from, to, market) = self.market_of(order).await?;
-        let rate_type = if order.rate_type == "fixed" {
-            RateType::Fixed
-        } else {
-            RateType::Float
-        };
+        let rate_type = rate_type_of(order);
         let amounts = fees::quote(QuoteInput {
             direction: Direction::From,
             amount: received,
@@ -669,9 +665,9 @@ impl Orders {
             id: order.provider_order_id.as_deref().unwrap_or_default(),
             token: order.provider_order_token.as_deref().unwrap_or_default(),
         };
+        // Each look moves the next one on and releases the lease; only news changes `updated_at`.
         let mut next = order.clone();
         next.next_step_at = self.next_look(&order, current, now);
-        next.updated_at = now;
         let state = match self.provider.order_state(&reference).await {
             Ok(state) => state,
             Err(error) => {
@@ -691,6 +687,15 @@ impl Orders {
         if let Some(paid_out) = state.paid_out {
             next.payout_amount = Some(to_wire(paid_out));
         }
+        if (&next.received_amount, &next.to_amount, &next.payout_amount)
+            != (
+                &order.received_amount,
+                &order.to_amount,
+                &order.payout_amount,
+            )
+        {
+            next.updated_at = now;
+        }
         let problem = state.problem.unwrap_or(EmergencyReason::Less);
         // Done after the customer asked for their money back is a refund, however it is told.
         let target = match (state.status, order.emergency_choice.as_deref()) {
@@ -706,11 +711,9 @@ impl Orders {
             return Ok(());
         };
         if events.is_empty() {
-            if next != order {
-                self.store
-                    .update_order(&next, current.as_str(), None)
-                    .await?;
-            }
+            self.store
+                .update_order(&next, current.as_str(), None)
+                .await?;
             return Ok(());
         }
         let detail = format!("{} at {}", target.partner_status(), self.provider.name());
@@ -922,6 +925,14 @@ fn follow_upstream_order(record: &mut OrderRecord, upstream: UpstreamOrder, now:
     record.next_step_at = Some(now + poll);
     record.provider_order_id = Some(upstream.id);
     record.provider_order_token = Some(upstream.token);
+}
+
+fn rate_type_of(order: &OrderRecord) -> RateType {
+    if order.rate_type == "fixed" {
+        RateType::Fixed
+    } else {
+        RateType::Float
+    }
 }
 
 fn parse_status(order: &OrderRecord) -> Result<OrderStatus, OrderError> {

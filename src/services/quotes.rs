@@ -103,7 +103,7 @@ impl QuoteService<'_> {
             return Err(QuoteError::SameCurrency);
         }
         let amount = Amount::parse(request.amount)?.value();
-        let market = self.provider.market(from, to).await?;
+        let market = self.provider.market(from, to, request.rate_type).await?;
         let fee_percent = self.fees.percent(request.rate_type);
         let input = |direction, amount| QuoteInput {
             direction,

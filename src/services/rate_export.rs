@@ -113,7 +113,7 @@ impl RateExport {
         let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n");
         let mut items = 0;
         for (from, to) in self.pairs(&states) {
-            let Ok(market) = self.provider.market(from, to).await else {
+            let Ok(market) = self.provider.market(from, to, rate_type).await else {
                 continue;
             };
             let out = round_down(market.rate * keep, to.precision);

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::domain::currency::Catalogue;
+use crate::domain::fees::RateType;
 use crate::providers::LiquidityProvider;
 use crate::services::availability::CurrencySwitches;
 use crate::store::{DynStore, Incident, IncidentUpdate, StatusCheck, StoreError};
@@ -199,7 +200,12 @@ impl StatusService {
             return (OPERATIONAL, None);
         };
         let started = Instant::now();
-        match tokio::time::timeout(PROVIDER_TIMEOUT, self.provider.market(from, to)).await {
+        match tokio::time::timeout(
+            PROVIDER_TIMEOUT,
+            self.provider.market(from, to, RateType::Float),
+        )
+        .await
+        {
             Ok(Ok(_)) if started.elapsed() > PROVIDER_SLOW => {
                 (DEGRADED, Some(millis(started.elapsed())))
             }

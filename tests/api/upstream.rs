@@ -50,11 +50,15 @@ async fn downstream_of(upstream: &TestApp, email: &str, db: Db) -> Option<TestAp
 }
 
 async fn quote(app: &TestApp, amount: &str) -> Value {
+    quote_of(app, amount, "float").await
+}
+
+async fn quote_of(app: &TestApp, amount: &str, rate_type: &str) -> Value {
     let response = app
         .post_json(
             "/api/exchange-rate",
             &json!({"from_currency": "BTC", "to_currency": "ETH", "amount": amount,
-                    "direction": "from", "type": "float"}),
+                    "direction": "from", "type": rate_type}),
         )
         .await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -200,6 +204,7 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
     let Some(downstream) = downstream_of(&upstream, "refunds@ferry.test", db).await else {
         return;
     };
+    let quoted = dec(&quote_of(&downstream, "0.1", "fixed").await["data"]["to"]["amount"]);
     let response = downstream
         .post_json(
             "/api/create-order",
@@ -208,6 +213,13 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         )
         .await;
     let created = json_of(response).await["data"].clone();
+    // A fixed quote comes from the upstream's fixed market: the order holds what was quoted
+    // (up to the product of the two fees, which the upstream adds instead).
+    let ordered = dec(&created["to"]["amount"]);
+    assert!(
+        (ordered - quoted).abs() / quoted < 0.0005,
+        "quoted {quoted}, ordered {ordered}"
+    );
     let (id, token) = (
         created["id"].as_str().unwrap(),
         created["token"].as_str().unwrap(),

@@ -9,6 +9,7 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::FromPrimitive;
 
 use crate::domain::currency::{Catalogue, Currency};
+use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, round_up};
 use crate::providers::{Availability, LiquidityProvider, PairMarket, ProviderError};
 
@@ -188,7 +189,12 @@ impl LiquidityProvider for SandboxMarket {
         ))
     }
 
-    async fn market(&self, from: &Currency, to: &Currency) -> Result<PairMarket, ProviderError> {
+    async fn market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        _rate_type: RateType,
+    ) -> Result<PairMarket, ProviderError> {
         self.check_up().await?;
         let from_usd = self.usd_price(from);
         let to_usd = self.usd_price(to);
@@ -227,7 +233,10 @@ mod tests {
 
     #[tokio::test]
     async fn limits_are_about_ten_to_a_hundred_thousand_dollars() {
-        let m = market(1).market(get("BTC"), get("ETH")).await.unwrap();
+        let m = market(1)
+            .market(get("BTC"), get("ETH"), RateType::Float)
+            .await
+            .unwrap();
         let min_usd = m.min_from * m.from_usd;
         let max_usd = m.max_from * m.from_usd;
         assert!(
