@@ -5,7 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), tailwindcss()],
   // The year the prerendered pages were built in (lib/use-current-year.ts).
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
@@ -15,6 +15,15 @@ export default defineConfig({
       // The currency catalogue is shared with the server: one file for both.
       '@catalogue': fileURLToPath(new URL('../catalogue/currencies.json', import.meta.url)),
       '@popular-pairs': fileURLToPath(new URL('../catalogue/popular-pairs.json', import.meta.url)),
+      // React Router exports only its development build (remix-run/react-router#12532, #14753):
+      // builds take its production one, without the dev-only warnings.
+      ...(command === 'build'
+        ? {
+            'react-router': fileURLToPath(
+              new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url),
+            ),
+          }
+        : {}),
     },
   },
   server: {
@@ -38,4 +47,4 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
   },
-});
+}));
