@@ -317,3 +317,41 @@ async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
     assert_eq!(provider["status"], "outage", "{provider}");
     assert_eq!(provider["name"], "Liquidity provider: FixedFloat");
 }
+
+#[tokio::test]
+async fn an_order_for_an_amount_to_receive_asks_the_upstream_for_that_amount() {
+    let upstream = upstream().await;
+    let downstream = downstream_of(&upstream, "receive@ferry.test", Db::Sqlite)
+        .await
+        .expect("sqlite");
+    let response = downstream
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "2.5", "toAddress": ETH_ADDRESS,
+                    "direction": "to", "type": "fixed"}),
+        )
+        .await;
+    let (status, created) = (response.status(), json_of(response).await);
+    assert_eq!(status, StatusCode::OK, "{created}");
+    assert_eq!(created["data"]["to"]["amount"], "2.5", "{created}");
+    let ours = downstream
+        .store
+        .find_order(created["data"]["id"].as_str().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let theirs = upstream
+        .store
+        .find_order(ours.provider_order_id.as_deref().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (theirs.direction.as_str(), theirs.to_amount.as_str()),
+        ("to", "2.5")
+    );
+    assert_eq!(
+        ours.from_amount, theirs.from_amount,
+        "what to send is the upstream's figure"
+    );
+}
