@@ -126,7 +126,7 @@ impl FixedFloat {
         self.call(
             "price",
             &json!({ "type": rate_type_name(rate_type), "fromCcy": from.code, "toCcy": to.code,
-                     "direction": "from", "amount": to_wire(amount) }),
+                     "direction": "from", "amount": number(amount) }),
         )
         .await
     }
@@ -194,6 +194,14 @@ fn two_point_market(first: (Decimal, Decimal), second: (Decimal, Decimal)) -> (D
     let rate = (second.1 - first.1) / (second.0 - first.0);
     let fee = (first.0 * rate - first.1).max(Decimal::ZERO);
     (rate.normalize(), fee.normalize())
+}
+
+/// A decimal as a JSON number, as FixedFloat's documentation sends amounts (Ferry's partner
+/// API takes numbers and strings alike). An amount has at most 8 decimals, which a double holds.
+fn number(value: Decimal) -> Value {
+    serde_json::Number::from_str(&to_wire(value))
+        .map(Value::Number)
+        .unwrap_or_else(|_| Value::String(to_wire(value)))
 }
 
 fn rate_type_name(rate_type: RateType) -> &'static str {
@@ -286,9 +294,9 @@ impl LiquidityProvider for FixedFloat {
             "fromCcy": request.from.code,
             "toCcy": request.to.code,
             "direction": match request.direction { Direction::From => "from", Direction::To => "to" },
-            "amount": to_wire(request.amount),
+            "amount": number(request.amount),
             "toAddress": request.to_address,
-            "afftax": request.fee_percent.normalize().to_string(),
+            "afftax": number(request.fee_percent),
         });
         if let Some(tag) = request.to_tag {
             body["tag"] = json!(tag);
@@ -479,6 +487,13 @@ mod tests {
 
     fn dec(s: &str) -> Decimal {
         Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn amounts_go_out_as_json_numbers_with_every_decimal() {
+        assert_eq!(number(dec("0.12345678")).to_string(), "0.12345678");
+        assert_eq!(number(dec("1500")).to_string(), "1500");
+        assert_eq!(number(dec("0.5")).to_string(), "0.5");
     }
 
     #[test]
