@@ -24,15 +24,19 @@ pub enum LogFormat {
     Json,
 }
 
-/// Which liquidity providers quote and fill orders.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProviderKind {
-    /// The built-in simulated market: no real funds move.
-    Sandbox,
-    /// An upstream speaking the FixedFloat API v2: FixedFloat itself, or another Ferry.
-    #[serde(rename = "fixedfloat")]
-    FixedFloat,
+/// The built-in simulated market's name in `FERRY_PROVIDERS`: no real funds move.
+pub const SANDBOX: &str = "sandbox";
+
+/// An upstream speaking the FixedFloat API v2 (FixedFloat itself, or another Ferry), named in
+/// `FERRY_PROVIDERS` and set up by `FERRY_{NAME}_URL`, `_KEY` and `_SECRET`.
+#[derive(Debug, Clone)]
+pub struct UpstreamSettings {
+    /// Lowercase letters and digits: how the status page, the orders and the logs call it.
+    pub name: String,
+    /// The API's base, without `/api/v2`.
+    pub url: String,
+    pub key: String,
+    pub secret: SecretString,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -73,9 +77,12 @@ pub struct Config {
     /// `FERRY_LANGUAGES`: enabled UI languages, comma separated.
     #[serde(deserialize_with = "languages_from_list")]
     pub languages: Vec<Language>,
-    /// `FERRY_PROVIDERS`: enabled liquidity providers, comma separated.
+    /// `FERRY_PROVIDERS`: `sandbox`, or the names of one or more upstreams, comma separated.
     #[serde(deserialize_with = "providers_from_list")]
-    pub providers: Vec<ProviderKind>,
+    pub providers: Vec<String>,
+    /// The upstreams `providers` names, with their settings; empty on the sandbox.
+    #[serde(skip)]
+    pub upstreams: Vec<UpstreamSettings>,
     /// `FERRY_SHUTDOWN_GRACE_SECONDS`: how long in-flight requests may finish after SIGTERM.
     pub shutdown_grace_seconds: u64,
     /// `FERRY_TRUST_PROXY_HEADERS`: take the client address from `X-Forwarded-For` (only behind
@@ -142,15 +149,6 @@ pub struct Config {
     pub provider_timeout_ms: u64,
     /// `FERRY_PROVIDER_POLL_SECONDS`: how often an order an upstream provider fills is looked at.
     pub provider_poll_seconds: u32,
-    /// `FERRY_FIXEDFLOAT_URL`: the base of the FixedFloat-v2 API the `fixedfloat` provider
-    /// calls (`https://ff.io`, or another Ferry's address).
-    pub fixedfloat_url: String,
-    /// `FERRY_FIXEDFLOAT_KEY`: the API key Ferry's calls there are made with.
-    #[serde(default)]
-    pub fixedfloat_key: Option<String>,
-    /// `FERRY_FIXEDFLOAT_SECRET`: that key's secret, which signs each call.
-    #[serde(default)]
-    pub fixedfloat_secret: Option<SecretString>,
     /// `FERRY_RATES_REFRESH_SECONDS`: how often `/rates/*.xml` are regenerated.
     pub rates_refresh_seconds: u64,
     /// `FERRY_KEY_SECRET`: the key partner-API and webhook secrets are derived from. Unset, a
@@ -206,7 +204,6 @@ struct Defaults {
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
     provider_poll_seconds: u32,
-    fixedfloat_url: &'static str,
     rates_refresh_seconds: u64,
     affiliate_share_percent: &'static str,
     affiliate_max_markup_percent: &'static str,
@@ -248,7 +245,6 @@ impl Default for Defaults {
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
             provider_poll_seconds: 10,
-            fixedfloat_url: "https://ff.io",
             rates_refresh_seconds: 60,
             affiliate_share_percent: "40",
             affiliate_max_markup_percent: "3",
@@ -290,9 +286,10 @@ impl Config {
     }
 
     fn from_figment(figment: Figment) -> Result<Config, ConfigError> {
-        let config: Config = figment
+        let mut config: Config = figment
             .extract_lossy()
             .map_err(|error| describe(&figment, error))?;
+        config.upstreams = upstreams(&figment, &config.providers)?;
         config.validate()?;
         Ok(config)
     }
@@ -336,20 +333,11 @@ impl Config {
                 "enable at least one provider",
             ));
         }
-        if self.providers.len() > 1 {
+        if self.providers.len() > 1 && self.providers.iter().any(|p| p == SANDBOX) {
             return Err(invalid(
                 "FERRY_PROVIDERS",
-                &self.providers.len(),
-                "enable one provider (routing between several is not built yet)",
-            ));
-        }
-        if self.providers.contains(&ProviderKind::FixedFloat)
-            && (self.fixedfloat_key.is_none() || self.fixedfloat_secret.is_none())
-        {
-            return Err(invalid(
-                "FERRY_FIXEDFLOAT_KEY",
-                &"",
-                "the fixedfloat provider needs FERRY_FIXEDFLOAT_KEY and FERRY_FIXEDFLOAT_SECRET",
+                &self.providers.join(","),
+                "the sandbox's simulated orders cannot mix with real ones",
             ));
         }
         if self.provider_poll_seconds == 0 {
@@ -514,7 +502,7 @@ impl Config {
 
     /// True while the only active provider is the simulated sandbox market.
     pub fn is_sandbox(&self) -> bool {
-        self.providers.iter().all(|p| *p == ProviderKind::Sandbox)
+        self.upstreams.is_empty()
     }
 }
 
@@ -591,15 +579,60 @@ fn languages_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Language>,
         .collect()
 }
 
-fn providers_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ProviderKind>, D::Error> {
-    comma_list(d)?
+fn providers_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let mut names: Vec<String> = Vec::new();
+    for name in comma_list(d)? {
+        let name = name.to_ascii_lowercase();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            return Err(serde::de::Error::custom(format!(
+                "provider name {name:?}: use letters and digits (sandbox, or an upstream's name)"
+            )));
+        }
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// Each upstream `providers` names, from `FERRY_{NAME}_URL`, `_KEY` and `_SECRET` (or
+/// `{name}_url` … in the file); FixedFloat's own address is the default of `fixedfloat`.
+fn upstreams(
+    figment: &Figment,
+    providers: &[String],
+) -> Result<Vec<UpstreamSettings>, ConfigError> {
+    providers
         .iter()
-        .map(|name| match name.as_str() {
-            "sandbox" => Ok(ProviderKind::Sandbox),
-            "fixedfloat" => Ok(ProviderKind::FixedFloat),
-            other => Err(serde::de::Error::custom(format!(
-                "unknown provider {other:?}; supported: sandbox, fixedfloat"
-            ))),
+        .filter(|name| *name != SANDBOX)
+        .map(|name| {
+            let setting = |suffix: &str| {
+                figment
+                    .extract_inner::<String>(&format!("{name}_{suffix}"))
+                    .ok()
+                    .filter(|v| !v.trim().is_empty())
+            };
+            let missing = |suffix: &str| ConfigError {
+                setting: format!(
+                    "FERRY_{}_{}",
+                    name.to_ascii_uppercase(),
+                    suffix.to_ascii_uppercase()
+                ),
+                value: "\"\"".into(),
+                reason: format!("the upstream {name:?} in FERRY_PROVIDERS needs it"),
+            };
+            let url = setting("url")
+                .or_else(|| (name == "fixedfloat").then(|| "https://ff.io".to_owned()))
+                .ok_or_else(|| missing("url"))?;
+            Ok(UpstreamSettings {
+                name: name.clone(),
+                url,
+                key: setting("key").ok_or_else(|| missing("key"))?,
+                secret: setting("secret").ok_or_else(|| missing("secret"))?.into(),
+            })
         })
         .collect()
 }
@@ -656,6 +689,53 @@ mod tests {
                 config.languages,
                 vec![Language::En, Language::Fr, Language::Ja]
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn upstreams_are_named_in_the_provider_list_and_set_up_by_their_own_variables() {
+        use secrecy::ExposeSecret;
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_PROVIDERS", "FixedFloat, harbor");
+            jail.set_env("FERRY_FIXEDFLOAT_KEY", "ff-key");
+            jail.set_env("FERRY_FIXEDFLOAT_SECRET", "ff-secret");
+            jail.set_env("FERRY_HARBOR_URL", "https://harbor.example");
+            jail.set_env("FERRY_HARBOR_KEY", "h-key");
+            jail.set_env("FERRY_HARBOR_SECRET", "h-secret");
+            let config = load_in(jail).expect("loads");
+            assert!(!config.is_sandbox());
+            let seen: Vec<_> = config
+                .upstreams
+                .iter()
+                .map(|u| {
+                    (
+                        u.name.as_str(),
+                        u.url.as_str(),
+                        u.key.as_str(),
+                        u.secret.expose_secret(),
+                    )
+                })
+                .collect();
+            assert_eq!(
+                seen,
+                [
+                    ("fixedfloat", "https://ff.io", "ff-key", "ff-secret"),
+                    ("harbor", "https://harbor.example", "h-key", "h-secret"),
+                ]
+            );
+
+            jail.set_env("FERRY_HARBOR_SECRET", "");
+            let line = load_in(jail).expect_err("a secret is missing").to_string();
+            assert!(line.contains("FERRY_HARBOR_SECRET"), "{line}");
+
+            jail.set_env("FERRY_PROVIDERS", "sandbox,fixedfloat");
+            let line = load_in(jail).expect_err("no mixing").to_string();
+            assert!(line.contains("cannot mix"), "{line}");
+
+            jail.set_env("FERRY_PROVIDERS", "ff.io");
+            let line = load_in(jail).expect_err("a bad name").to_string();
+            assert!(line.contains("FERRY_PROVIDERS"), "{line}");
             Ok(())
         });
     }

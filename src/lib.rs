@@ -18,10 +18,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
-use crate::config::ProviderKind;
 use crate::domain::currency::Catalogue;
 use crate::http::AppState;
 use crate::providers::fixedfloat::{FixedFloat, FixedFloatConfig};
+use crate::providers::routed::Routed;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
 use crate::providers::{Deadline, LiquidityProvider};
 use crate::services::accounts::{AccountSettings, Accounts};
@@ -53,10 +53,11 @@ pub struct App {
 pub struct Services {
     pub catalogue: &'static Catalogue,
     pub sandbox: Arc<SandboxMarket>,
-    /// The configured provider behind a deadline: what quotes, orders and the status page call.
+    /// The configured provider behind a deadline (or, with several, the best of them): what
+    /// quotes, orders and the status page call.
     pub provider: Arc<dyn LiquidityProvider>,
-    /// The upstream provider, when Ferry fills its orders at one.
-    pub upstream: Option<Arc<FixedFloat>>,
+    /// The upstream providers Ferry fills its orders at; none on the sandbox.
+    pub upstreams: Vec<Arc<FixedFloat>>,
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
@@ -77,12 +78,8 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         },
     ));
     let timeout = Duration::from_millis(config.provider_timeout_ms);
-    let upstream = upstream(config, timeout)?;
-    let filler: Arc<dyn LiquidityProvider> = match &upstream {
-        Some(upstream) => upstream.clone(),
-        None => sandbox.clone(),
-    };
-    let provider: Arc<dyn LiquidityProvider> = Arc::new(Deadline::new(filler, timeout));
+    let upstreams = upstreams(config, timeout)?;
+    let provider = provider(&sandbox, &upstreams, timeout);
     let switches = CurrencySwitches::default();
     switches
         .reload(store.as_ref())
@@ -123,7 +120,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         catalogue,
         sandbox,
         provider,
-        upstream,
+        upstreams,
         switches,
         orders,
         accounts,
@@ -131,24 +128,41 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
     })
 }
 
-/// The FixedFloat-v2 upstream, when `FERRY_PROVIDERS` names it.
-fn upstream(config: &Config, timeout: Duration) -> anyhow::Result<Option<Arc<FixedFloat>>> {
-    if !config.providers.contains(&ProviderKind::FixedFloat) {
-        return Ok(None);
+/// The sandbox, the one upstream, or the best of several, each behind its deadline.
+fn provider(
+    sandbox: &Arc<SandboxMarket>,
+    upstreams: &[Arc<FixedFloat>],
+    timeout: Duration,
+) -> Arc<dyn LiquidityProvider> {
+    let mut guarded: Vec<Arc<dyn LiquidityProvider>> = upstreams
+        .iter()
+        .map(|u| Arc::new(Deadline::new(u.clone(), timeout)) as Arc<dyn LiquidityProvider>)
+        .collect();
+    match guarded.len() {
+        0 => Arc::new(Deadline::new(sandbox.clone(), timeout)),
+        1 => guarded.remove(0),
+        _ => Arc::new(Routed::new(guarded)),
     }
-    let (Some(key), Some(secret)) = (&config.fixedfloat_key, &config.fixedfloat_secret) else {
-        anyhow::bail!(
-            "the fixedfloat provider needs FERRY_FIXEDFLOAT_KEY and FERRY_FIXEDFLOAT_SECRET"
-        );
-    };
-    let upstream = FixedFloat::new(FixedFloatConfig {
-        base_url: config.fixedfloat_url.clone(),
-        key: key.clone(),
-        secret: secret.clone(),
-        timeout,
-    })
-    .context("FERRY_FIXEDFLOAT_URL")?;
-    Ok(Some(Arc::new(upstream)))
+}
+
+/// The FixedFloat-v2 upstreams `FERRY_PROVIDERS` names.
+fn upstreams(config: &Config, timeout: Duration) -> anyhow::Result<Vec<Arc<FixedFloat>>> {
+    config
+        .upstreams
+        .iter()
+        .map(|settings| {
+            let upstream = FixedFloat::new(FixedFloatConfig {
+                // Named once per process start, for as long as it runs.
+                name: Box::leak(settings.name.clone().into_boxed_str()),
+                base_url: settings.url.clone(),
+                key: settings.key.clone(),
+                secret: settings.secret.clone(),
+                timeout,
+            })
+            .with_context(|| format!("FERRY_{}_URL", settings.name.to_ascii_uppercase()))?;
+            Ok(Arc::new(upstream))
+        })
+        .collect()
 }
 
 fn partners(
@@ -260,7 +274,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         catalogue,
         sandbox,
         provider,
-        upstream,
+        upstreams,
         switches,
         orders,
         accounts,
@@ -321,7 +335,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         rates.clone(),
         Duration::from_secs(config.rates_refresh_seconds),
     )));
-    if let Some(upstream) = upstream {
+    for upstream in upstreams {
         background.push(tokio::spawn(workers::run_upstream_currencies(upstream)));
     }
     background.push(tokio::spawn(workers::run_status_checks(

@@ -33,6 +33,8 @@ const PROBE_USD: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
 
 /// Where the upstream is and the key Ferry signs its calls with.
 pub struct FixedFloatConfig {
+    /// The name it has in `FERRY_PROVIDERS`.
+    pub name: &'static str,
     /// The API's base, without `/api/v2` (`https://ff.io`).
     pub base_url: String,
     pub key: String,
@@ -227,7 +229,7 @@ fn unavailable(method: &str, error: reqwest::Error) -> ProviderError {
 #[async_trait]
 impl LiquidityProvider for FixedFloat {
     fn name(&self) -> &'static str {
-        "fixedfloat"
+        self.config.name
     }
 
     fn is_remote(&self) -> bool {
@@ -309,6 +311,7 @@ impl LiquidityProvider for FixedFloat {
             )));
         };
         Ok(OpenedOrder {
+            provider: self.name(),
             deposit_address: order.from.address.clone().unwrap_or_default(),
             deposit_tag: order.from.tag.clone().filter(|t| !t.is_empty()),
             upstream: Some(UpstreamOrder {

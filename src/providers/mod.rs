@@ -3,6 +3,7 @@
 //! the same trait.
 
 pub mod fixedfloat;
+pub mod routed;
 pub mod sandbox;
 
 use std::sync::Arc;
@@ -71,6 +72,8 @@ pub struct OrderRequest<'a> {
 /// Where the customer pays, and, when a provider fills the order itself, how to follow it there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenedOrder {
+    /// The provider that holds the order (one of several, when Ferry routes).
+    pub provider: &'static str,
     pub deposit_address: String,
     pub deposit_tag: Option<String>,
     pub upstream: Option<UpstreamOrder>,
@@ -111,6 +114,12 @@ pub trait LiquidityProvider: Send + Sync + 'static {
         false
     }
 
+    /// The providers behind this one when it routes between several (each is on the status
+    /// page); empty when it is a provider itself.
+    fn members(&self) -> Vec<Arc<dyn LiquidityProvider>> {
+        Vec::new()
+    }
+
     /// The currency's maintenance state.
     fn availability(&self, currency: &Currency) -> Availability;
 
@@ -137,6 +146,7 @@ pub trait LiquidityProvider: Send + Sync + 'static {
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         let (deposit_address, deposit_tag) = self.deposit_address(request.from).await?;
         Ok(OpenedOrder {
+            provider: self.name(),
             deposit_address,
             deposit_tag,
             upstream: None,
@@ -167,6 +177,8 @@ pub trait LiquidityProvider: Send + Sync + 'static {
 /// How an order is known at the provider that fills it.
 #[derive(Debug, Clone, Copy)]
 pub struct UpstreamRef<'a> {
+    /// The provider that holds it.
+    pub provider: &'a str,
     pub id: &'a str,
     pub token: &'a str,
 }
@@ -270,6 +282,10 @@ impl LiquidityProvider for Deadline {
 
     fn is_remote(&self) -> bool {
         self.inner.is_remote()
+    }
+
+    fn members(&self) -> Vec<Arc<dyn LiquidityProvider>> {
+        self.inner.members()
     }
 
     fn availability(&self, currency: &Currency) -> Availability {

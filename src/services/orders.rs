@@ -246,7 +246,7 @@ impl Orders {
                 status: OrderStatus::New.as_str().to_owned(),
                 rate_type: rate_type_str(request.rate_type).to_owned(),
                 direction: direction_str(request.direction).to_owned(),
-                provider: self.provider.name().to_owned(),
+                provider: opened.provider.to_owned(),
                 from_code: from.code.clone(),
                 to_code: to.code.clone(),
                 from_amount: to_wire(quote.from.amount),
@@ -547,7 +547,15 @@ impl Orders {
             return Ok(());
         };
         self.provider
-            .choose(&UpstreamRef { id, token }, choice, refund)
+            .choose(
+                &UpstreamRef {
+                    provider: &order.provider,
+                    id,
+                    token,
+                },
+                choice,
+                refund,
+            )
             .await
             .map_err(|e| match e {
                 ProviderError::Rejected(reason) => OrderError::Conflict(reason),
@@ -662,6 +670,7 @@ impl Orders {
     async fn follow_upstream(&self, order: OrderRecord, now: i64) -> Result<(), OrderError> {
         let current = parse_status(&order)?;
         let reference = UpstreamRef {
+            provider: &order.provider,
             id: order.provider_order_id.as_deref().unwrap_or_default(),
             token: order.provider_order_token.as_deref().unwrap_or_default(),
         };
@@ -716,7 +725,7 @@ impl Orders {
                 .await?;
             return Ok(());
         }
-        let detail = format!("{} at {}", target.partner_status(), self.provider.name());
+        let detail = format!("{} at {}", target.partner_status(), order.provider);
         let mut status = current;
         for event in events {
             next = self

@@ -181,37 +181,25 @@ impl StatusService {
         };
         checks.push(("mail".into(), "Email delivery".into(), mail, None));
 
-        let (provider_status, latency) = self.probe_provider().await;
-        checks.push((
-            format!("provider:{}", self.provider.name()),
-            format!(
-                "Liquidity provider: {}",
-                provider_label(self.provider.name())
-            ),
-            provider_status,
-            latency,
-        ));
-        checks
-    }
-
-    /// A quote for the most liquid pair, timed.
-    async fn probe_provider(&self) -> (&'static str, Option<i64>) {
-        let (Some(from), Some(to)) = (self.catalogue.get("BTC"), self.catalogue.get("ETH")) else {
-            return (OPERATIONAL, None);
-        };
-        let started = Instant::now();
-        match tokio::time::timeout(
-            PROVIDER_TIMEOUT,
-            self.provider.market(from, to, RateType::Float),
-        )
-        .await
-        {
-            Ok(Ok(_)) if started.elapsed() > PROVIDER_SLOW => {
-                (DEGRADED, Some(millis(started.elapsed())))
-            }
-            Ok(Ok(_)) => (OPERATIONAL, Some(millis(started.elapsed()))),
-            Ok(Err(_)) | Err(_) => (OUTAGE, Some(millis(started.elapsed()))),
+        let mut providers = self.provider.members();
+        if providers.is_empty() {
+            providers.push(self.provider.clone());
         }
+        let probes = futures_util::future::join_all(
+            providers
+                .iter()
+                .map(|p| probe_provider(self.catalogue, p.as_ref())),
+        )
+        .await;
+        for (provider, (status, latency)) in providers.iter().zip(probes) {
+            checks.push((
+                format!("provider:{}", provider.name()),
+                format!("Liquidity provider: {}", provider_label(provider.name())),
+                status,
+                latency,
+            ));
+        }
+        checks
     }
 
     /// Probes and stores the result (the worker calls this every interval).
@@ -414,6 +402,24 @@ impl StatusService {
 
 fn millis(elapsed: Duration) -> i64 {
     i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A quote for the most liquid pair, timed.
+async fn probe_provider(
+    catalogue: &Catalogue,
+    provider: &dyn LiquidityProvider,
+) -> (&'static str, Option<i64>) {
+    let (Some(from), Some(to)) = (catalogue.get("BTC"), catalogue.get("ETH")) else {
+        return (OPERATIONAL, None);
+    };
+    let started = Instant::now();
+    match tokio::time::timeout(PROVIDER_TIMEOUT, provider.market(from, to, RateType::Float)).await {
+        Ok(Ok(_)) if started.elapsed() > PROVIDER_SLOW => {
+            (DEGRADED, Some(millis(started.elapsed())))
+        }
+        Ok(Ok(_)) => (OPERATIONAL, Some(millis(started.elapsed()))),
+        Ok(Err(_)) | Err(_) => (OUTAGE, Some(millis(started.elapsed()))),
+    }
 }
 
 fn provider_label(name: &str) -> String {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ferry::config::ProviderKind;
+use ferry::config::UpstreamSettings;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -32,21 +32,32 @@ on_both_backends!(
     a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_on,
 );
 
-/// A downstream Ferry on `db` whose provider is `upstream`, signing with a trade key of
-/// `upstream`'s.
-async fn downstream_of(upstream: &TestApp, email: &str, db: Db) -> Option<TestApp> {
+/// `upstream` as an upstream named `name`, signing with a new trade key of a partner's there.
+async fn settings_for(upstream: &TestApp, name: &str, email: &str) -> UpstreamSettings {
     let desk = partner(upstream, email, true).await;
     let (key, secret, _) = upstream.create_key(&desk, "trade").await;
-    let base = upstream.url("");
+    UpstreamSettings {
+        name: name.to_owned(),
+        url: upstream.url("").trim_end_matches('/').to_owned(),
+        key,
+        secret: secret.into(),
+    }
+}
+
+/// A downstream Ferry on `db` filling its orders at `upstreams`.
+async fn downstream_with(upstreams: Vec<UpstreamSettings>, db: Db) -> Option<TestApp> {
     spawn_app_with(db, |c| {
-        c.providers = vec![ProviderKind::FixedFloat];
-        c.fixedfloat_url = base.trim_end_matches('/').to_owned();
-        c.fixedfloat_key = Some(key);
-        c.fixedfloat_secret = Some(secret.into());
+        c.providers = upstreams.iter().map(|u| u.name.clone()).collect();
+        c.upstreams = upstreams;
         c.provider_poll_seconds = 1;
         c.worker_interval_ms = 100;
     })
     .await
+}
+
+/// A downstream Ferry on `db` whose provider is `upstream`.
+async fn downstream_of(upstream: &TestApp, email: &str, db: Db) -> Option<TestApp> {
+    downstream_with(vec![settings_for(upstream, "fixedfloat", email).await], db).await
 }
 
 async fn quote(app: &TestApp, amount: &str) -> Value {
@@ -270,12 +281,15 @@ async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = closed.local_addr().unwrap();
     drop(closed);
-    let downstream = spawn_app_with(Db::Sqlite, |c| {
-        c.providers = vec![ProviderKind::FixedFloat];
-        c.fixedfloat_url = format!("http://{address}");
-        c.fixedfloat_key = Some("key".into());
-        c.fixedfloat_secret = Some("secret".to_owned().into());
-    })
+    let downstream = downstream_with(
+        vec![UpstreamSettings {
+            name: "fixedfloat".into(),
+            url: format!("http://{address}"),
+            key: "key".into(),
+            secret: "secret".to_owned().into(),
+        }],
+        Db::Sqlite,
+    )
     .await
     .expect("sqlite");
     let response = downstream
@@ -354,4 +368,124 @@ async fn an_order_for_an_amount_to_receive_asks_the_upstream_for_that_amount() {
         ours.from_amount, theirs.from_amount,
         "what to send is the upstream's figure"
     );
+}
+
+/// An upstream whose fees (in percent) are `float` and `fixed`.
+async fn upstream_charging(float: &str, fixed: &str) -> TestApp {
+    let (float, fixed) = (float.parse().unwrap(), fixed.parse().unwrap());
+    spawn_app_with(Db::Sqlite, |c| {
+        c.admin_token = Some(ADMIN.into());
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 50;
+        c.partner_rate_per_minute = 100_000;
+        c.fee_float_percent = float;
+        c.fee_fixed_percent = fixed;
+    })
+    .await
+    .expect("sqlite")
+}
+
+async fn sandbox_outage(app: &TestApp, down: bool) {
+    let response = app
+        .client
+        .put(app.url("/api/admin/sandbox/outage"))
+        .bearer_auth(ADMIN)
+        .json(&json!({ "down": down }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn with_two_upstreams_the_better_rate_wins_and_each_order_stays_with_its_upstream() {
+    let dear = upstream_charging("3", "4").await;
+    let cheap = upstream_charging("0.2", "0.4").await;
+    let downstream = downstream_with(
+        vec![
+            settings_for(&dear, "dear", "desk@dear.test").await,
+            settings_for(&cheap, "cheap", "desk@cheap.test").await,
+        ],
+        Db::Sqlite,
+    )
+    .await
+    .expect("sqlite");
+
+    let cheap_quote = dec(&quote(&cheap, "0.1").await["data"]["to"]["amount"]);
+    let ours = dec(&quote(&downstream, "0.1").await["data"]["to"]["amount"]);
+    assert!(
+        ours < cheap_quote && ours > cheap_quote * 0.99,
+        "ours {ours}, the cheaper upstream's {cheap_quote}"
+    );
+    let order = |amount: &str| {
+        json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": amount, "toAddress": ETH_ADDRESS,
+               "direction": "from", "type": "float"})
+    };
+    let created = json_of(
+        downstream
+            .post_json("/api/create-order", &order("0.1"))
+            .await,
+    )
+    .await;
+    let id = created["data"]["id"].as_str().expect("created").to_owned();
+    let token = created["data"]["token"].as_str().unwrap().to_owned();
+    let ours = downstream.store.find_order(&id).await.unwrap().unwrap();
+    assert_eq!(ours.provider, "cheap");
+    let upstream_id = ours.provider_order_id.clone().unwrap();
+    assert!(
+        cheap
+            .store
+            .find_order(&upstream_id)
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    // The cheaper one goes down: quotes and new orders go to the other, and the status page
+    // shows each provider as it is.
+    sandbox_outage(&cheap, true).await;
+    tokio::time::sleep(std::time::Duration::from_millis(10_500)).await; // past the price cache
+    let dear_quote = dec(&quote(&dear, "0.1").await["data"]["to"]["amount"]);
+    let ours_now = dec(&quote(&downstream, "0.1").await["data"]["to"]["amount"]);
+    assert!(
+        ours_now < dear_quote && ours_now > dear_quote * 0.99,
+        "ours {ours_now}, the dearer upstream's {dear_quote}"
+    );
+    let second = json_of(
+        downstream
+            .post_json("/api/create-order", &order("0.1"))
+            .await,
+    )
+    .await;
+    let second = downstream
+        .store
+        .find_order(second["data"]["id"].as_str().expect("created"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.provider, "dear");
+    let status = json_of(downstream.get("/api/status").await).await;
+    let state_of = |key: &str| {
+        status["services"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["key"] == key)
+            .map(|s| s["status"].clone())
+    };
+    assert_eq!(
+        state_of("provider:cheap"),
+        Some(json!("outage")),
+        "{status}"
+    );
+    assert_eq!(
+        state_of("provider:dear"),
+        Some(json!("operational")),
+        "{status}"
+    );
+
+    // Back up, the first order is still followed where it was made.
+    sandbox_outage(&cheap, false).await;
+    upstream_deposit(&cheap, &upstream_id, None).await;
+    wait_for(&downstream, &id, &token, "COMPLETED").await;
 }
