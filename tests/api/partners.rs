@@ -142,7 +142,7 @@ impl TestApp {
         answer
     }
 
-    async fn deposit(&self, id: &str, amount: Option<&str>) {
+    pub(crate) async fn deposit(&self, id: &str, amount: Option<&str>) {
         let mut body = json!({ "order_id": id });
         if let Some(amount) = amount {
             body["amount"] = json!(amount);

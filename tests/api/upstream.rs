@@ -76,6 +76,20 @@ async fn quote_of(app: &TestApp, amount: &str, rate_type: &str) -> Value {
     json_of(response).await
 }
 
+/// Orders `amount` BTC → ETH (ETH for `direction` "to") at `rate_type`; the answer's `data`.
+async fn create_order(app: &TestApp, amount: &str, direction: &str, rate_type: &str) -> Value {
+    let response = app
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": amount, "toAddress": ETH_ADDRESS,
+                    "direction": direction, "type": rate_type}),
+        )
+        .await;
+    let (status, created) = (response.status(), json_of(response).await);
+    assert_eq!(status, StatusCode::OK, "{created}");
+    created["data"].clone()
+}
+
 fn dec(value: &Value) -> f64 {
     value
         .as_str()
@@ -104,22 +118,6 @@ async fn wait_for(app: &TestApp, id: &str, token: &str, wanted: &str) -> Value {
     panic!("order {id} never reached {wanted}: {last}");
 }
 
-async fn upstream_deposit(upstream: &TestApp, id: &str, amount: Option<&str>) {
-    let mut body = json!({ "order_id": id });
-    if let Some(amount) = amount {
-        body["amount"] = json!(amount);
-    }
-    let response = upstream
-        .client
-        .post(upstream.url("/api/admin/sandbox/deposit"))
-        .bearer_auth(ADMIN)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-}
-
 async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_completion(db: Db) {
     let upstream = upstream().await;
     let Some(downstream) = downstream_of(&upstream, "desk@ferry.test", db).await else {
@@ -136,16 +134,7 @@ async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_
         "ours {ours}, upstream {theirs}"
     );
 
-    let response = downstream
-        .post_json(
-            "/api/create-order",
-            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH_ADDRESS,
-                    "direction": "from", "type": "float"}),
-        )
-        .await;
-    let (status, created) = (response.status(), json_of(response).await);
-    assert_eq!(status, StatusCode::OK, "{created}");
-    let created = created["data"].clone();
+    let created = create_order(&downstream, "0.1", "from", "float").await;
     let (id, token) = (
         created["id"].as_str().unwrap(),
         created["token"].as_str().unwrap(),
@@ -178,7 +167,7 @@ async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_
     );
     assert_eq!(created["status"], "NEW");
 
-    upstream_deposit(&upstream, &upstream_id, None).await;
+    upstream.deposit(&upstream_id, None).await;
     let done = wait_for(&downstream, id, token, "COMPLETED").await;
     assert_eq!(done["to"]["amount"], json!(theirs.to_amount));
     let events = downstream.store.order_events(id, 0).await.unwrap();
@@ -216,14 +205,7 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         return;
     };
     let quoted = dec(&quote_of(&downstream, "0.1", "fixed").await["data"]["to"]["amount"]);
-    let response = downstream
-        .post_json(
-            "/api/create-order",
-            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1", "toAddress": ETH_ADDRESS,
-                    "direction": "from", "type": "fixed"}),
-        )
-        .await;
-    let created = json_of(response).await["data"].clone();
+    let created = create_order(&downstream, "0.1", "from", "fixed").await;
     // A fixed quote comes from the upstream's fixed market: the order holds what was quoted
     // (up to the product of the two fees, which the upstream adds instead).
     let ordered = dec(&created["to"]["amount"]);
@@ -244,7 +226,7 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         .provider_order_id
         .unwrap();
 
-    upstream_deposit(&upstream, &upstream_id, Some("0.05")).await;
+    upstream.deposit(&upstream_id, Some("0.05")).await;
     let emergency = wait_for(&downstream, id, token, "EMERGENCY").await;
     assert_eq!(emergency["emergency"]["reason"], "LESS", "{emergency}");
 
@@ -338,19 +320,11 @@ async fn an_order_for_an_amount_to_receive_asks_the_upstream_for_that_amount() {
     let downstream = downstream_of(&upstream, "receive@ferry.test", Db::Sqlite)
         .await
         .expect("sqlite");
-    let response = downstream
-        .post_json(
-            "/api/create-order",
-            &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": "2.5", "toAddress": ETH_ADDRESS,
-                    "direction": "to", "type": "fixed"}),
-        )
-        .await;
-    let (status, created) = (response.status(), json_of(response).await);
-    assert_eq!(status, StatusCode::OK, "{created}");
-    assert_eq!(created["data"]["to"]["amount"], "2.5", "{created}");
+    let created = create_order(&downstream, "2.5", "to", "fixed").await;
+    assert_eq!(created["to"]["amount"], "2.5", "{created}");
     let ours = downstream
         .store
-        .find_order(created["data"]["id"].as_str().unwrap())
+        .find_order(created["id"].as_str().unwrap())
         .await
         .unwrap()
         .unwrap();
@@ -417,18 +391,9 @@ async fn with_two_upstreams_the_better_rate_wins_and_each_order_stays_with_its_u
         ours < cheap_quote && ours > cheap_quote * 0.99,
         "ours {ours}, the cheaper upstream's {cheap_quote}"
     );
-    let order = |amount: &str| {
-        json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": amount, "toAddress": ETH_ADDRESS,
-               "direction": "from", "type": "float"})
-    };
-    let created = json_of(
-        downstream
-            .post_json("/api/create-order", &order("0.1"))
-            .await,
-    )
-    .await;
-    let id = created["data"]["id"].as_str().expect("created").to_owned();
-    let token = created["data"]["token"].as_str().unwrap().to_owned();
+    let created = create_order(&downstream, "0.1", "from", "float").await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
     let ours = downstream.store.find_order(&id).await.unwrap().unwrap();
     assert_eq!(ours.provider, "cheap");
     let upstream_id = ours.provider_order_id.clone().unwrap();
@@ -451,15 +416,10 @@ async fn with_two_upstreams_the_better_rate_wins_and_each_order_stays_with_its_u
         ours_now < dear_quote && ours_now > dear_quote * 0.99,
         "ours {ours_now}, the dearer upstream's {dear_quote}"
     );
-    let second = json_of(
-        downstream
-            .post_json("/api/create-order", &order("0.1"))
-            .await,
-    )
-    .await;
+    let second = create_order(&downstream, "0.1", "from", "float").await;
     let second = downstream
         .store
-        .find_order(second["data"]["id"].as_str().expect("created"))
+        .find_order(second["id"].as_str().unwrap())
         .await
         .unwrap()
         .unwrap();
@@ -486,6 +446,6 @@ async fn with_two_upstreams_the_better_rate_wins_and_each_order_stays_with_its_u
 
     // Back up, the first order is still followed where it was made.
     sandbox_outage(&cheap, false).await;
-    upstream_deposit(&cheap, &upstream_id, None).await;
+    cheap.deposit(&upstream_id, None).await;
     wait_for(&downstream, &id, &token, "COMPLETED").await;
 }
