@@ -260,16 +260,6 @@ impl LiquidityProvider for FixedFloat {
             .copied()
     }
 
-    async fn deposit_address(
-        &self,
-        currency: &Currency,
-    ) -> Result<(String, Option<String>), ProviderError> {
-        Err(ProviderError::Unavailable(format!(
-            "the upstream gives deposit addresses with orders only ({})",
-            currency.code
-        )))
-    }
-
     async fn market(
         &self,
         from: &Currency,

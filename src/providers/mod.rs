@@ -126,12 +126,6 @@ pub trait LiquidityProvider: Send + Sync + 'static {
     /// The provider's current USD price of one unit, if it has one.
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal>;
 
-    /// A fresh deposit address (and memo/tag where the chain needs one) for one order.
-    async fn deposit_address(
-        &self,
-        currency: &Currency,
-    ) -> Result<(String, Option<String>), ProviderError>;
-
     /// Rate, limits, reserve and network fee of `from → to` for that kind of rate (an
     /// upstream prices a fixed rate, which it guarantees, below a float one).
     async fn market(
@@ -141,17 +135,9 @@ pub trait LiquidityProvider: Send + Sync + 'static {
         rate_type: RateType,
     ) -> Result<PairMarket, ProviderError>;
 
-    /// Opens an order: by default Ferry follows it itself and only needs a deposit address; an
-    /// upstream provider makes the order on its side and says how to follow it.
-    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
-        let (deposit_address, deposit_tag) = self.deposit_address(request.from).await?;
-        Ok(OpenedOrder {
-            provider: self.name(),
-            deposit_address,
-            deposit_tag,
-            upstream: None,
-        })
-    }
+    /// Opens an order: where the customer pays (a fresh address, and memo/tag where the chain
+    /// needs one), and, when the provider makes the order on its side, how to follow it there.
+    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError>;
 
     /// The state of an order this provider fills (one `open_order` returned `upstream` for).
     async fn order_state(&self, order: &UpstreamRef<'_>) -> Result<UpstreamState, ProviderError> {
@@ -296,13 +282,6 @@ impl LiquidityProvider for Deadline {
         self.inner.reference_usd(currency)
     }
 
-    async fn deposit_address(
-        &self,
-        currency: &Currency,
-    ) -> Result<(String, Option<String>), ProviderError> {
-        self.within(self.inner.deposit_address(currency)).await
-    }
-
     async fn market(
         &self,
         from: &Currency,
@@ -357,12 +336,8 @@ mod tests {
         fn reference_usd(&self, _: &Currency) -> Option<Decimal> {
             None
         }
-        async fn deposit_address(
-            &self,
-            _: &Currency,
-        ) -> Result<(String, Option<String>), ProviderError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
-            Err(ProviderError::Unavailable("connection refused".into()))
+        async fn open_order(&self, _: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+            unreachable!("the breaker test only asks for prices")
         }
         async fn market(
             &self,
@@ -383,12 +358,14 @@ mod tests {
             Duration::from_secs(1),
             Duration::from_millis(200),
         );
-        let btc = Catalogue::embedded().get("BTC").unwrap();
+        let catalogue = Catalogue::embedded();
+        let (btc, eth) = (catalogue.get("BTC").unwrap(), catalogue.get("ETH").unwrap());
+        let price = || guarded.market(btc, eth, RateType::Float);
         for _ in 0..TRIP_AFTER {
-            assert!(guarded.deposit_address(btc).await.is_err());
+            assert!(price().await.is_err());
         }
         assert_eq!(down.calls.load(Ordering::SeqCst), TRIP_AFTER);
-        let rested = guarded.deposit_address(btc).await.unwrap_err().to_string();
+        let rested = price().await.unwrap_err().to_string();
         assert!(rested.contains("paused"), "{rested}");
         assert_eq!(
             down.calls.load(Ordering::SeqCst),
@@ -397,13 +374,13 @@ mod tests {
         );
 
         tokio::time::sleep(Duration::from_millis(250)).await;
-        assert!(guarded.deposit_address(btc).await.is_err());
+        assert!(price().await.is_err());
         assert_eq!(
             down.calls.load(Ordering::SeqCst),
             TRIP_AFTER + 1,
             "one try after the rest"
         );
-        let again = guarded.deposit_address(btc).await.unwrap_err().to_string();
+        let again = price().await.unwrap_err().to_string();
         assert!(
             again.contains("paused"),
             "a failed try rests it again: {again}"

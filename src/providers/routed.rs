@@ -98,13 +98,6 @@ impl LiquidityProvider for Routed {
         self.members.iter().find_map(|m| m.reference_usd(currency))
     }
 
-    async fn deposit_address(
-        &self,
-        currency: &Currency,
-    ) -> Result<(String, Option<String>), ProviderError> {
-        self.members[0].deposit_address(currency).await
-    }
-
     async fn market(
         &self,
         from: &Currency,

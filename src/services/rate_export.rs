@@ -125,16 +125,16 @@ impl RateExport {
                 RateType::Fixed => "",
             };
             xml.push_str(&format!(
-                    "<item><from>{}</from><to>{}</to><in>1</in><out>{}</out><amount>{}</amount>\
-                     <minamount>{}</minamount><maxamount>{}</maxamount><tofee>{}</tofee>{param}</item>\n",
-                    from.code,
-                    to.code,
-                    to_wire(out),
-                    to_wire(round_down(market.reserve_to, to.precision)),
-                    to_wire(market.min_from),
-                    to_wire(market.max_from),
-                    to_wire(market.network_fee_to),
-                ));
+                "<item><from>{}</from><to>{}</to><in>1</in><out>{}</out><amount>{}</amount>\
+                 <minamount>{}</minamount><maxamount>{}</maxamount><tofee>{}</tofee>{param}</item>\n",
+                from.code,
+                to.code,
+                to_wire(out),
+                to_wire(round_down(market.reserve_to, to.precision)),
+                to_wire(market.min_from),
+                to_wire(market.max_from),
+                to_wire(market.network_fee_to),
+            ));
             items += 1;
         }
         xml.push_str("</rates>\n");

@@ -11,7 +11,9 @@ use rust_decimal::prelude::FromPrimitive;
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, round_up};
-use crate::providers::{Availability, LiquidityProvider, PairMarket, ProviderError};
+use crate::providers::{
+    Availability, LiquidityProvider, OpenedOrder, OrderRequest, PairMarket, ProviderError,
+};
 
 /// Smallest and largest order, in USD.
 const MIN_ORDER_USD: i64 = 10;
@@ -178,15 +180,18 @@ impl LiquidityProvider for SandboxMarket {
         Some(self.usd_price(currency))
     }
 
-    async fn deposit_address(
-        &self,
-        currency: &Currency,
-    ) -> Result<(String, Option<String>), ProviderError> {
+    /// Ferry follows a sandbox order itself: it needs only a fresh address that passes the
+    /// real validators.
+    async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         self.check_up().await?;
-        Ok(super::addresses::deposit_address(
-            currency,
-            &mut rand::rng(),
-        ))
+        let (deposit_address, deposit_tag) =
+            super::addresses::deposit_address(request.from, &mut rand::rng());
+        Ok(OpenedOrder {
+            provider: self.name(),
+            deposit_address,
+            deposit_tag,
+            upstream: None,
+        })
     }
 
     async fn market(
