@@ -23,12 +23,32 @@ pub enum RateType {
     Fixed,
 }
 
+impl RateType {
+    /// As the API and the store write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RateType::Float => "float",
+            RateType::Fixed => "fixed",
+        }
+    }
+}
+
 /// Which side's amount the customer typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     From,
     To,
+}
+
+impl Direction {
+    /// As the API and the store write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::From => "from",
+            Direction::To => "to",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

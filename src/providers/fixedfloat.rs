@@ -20,7 +20,7 @@ use super::{
     UpstreamOrder, UpstreamRef, UpstreamState,
 };
 use crate::domain::currency::Currency;
-use crate::domain::fees::{Direction, RateType};
+use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 use crate::services::partners::keys;
@@ -127,7 +127,7 @@ impl FixedFloat {
         let (from, to, rate_type) = pair;
         self.call(
             "price",
-            &json!({ "type": rate_type_name(rate_type), "fromCcy": from.code, "toCcy": to.code,
+            &json!({ "type": rate_type.as_str(), "fromCcy": from.code, "toCcy": to.code,
                      "direction": "from", "amount": number(amount) }),
         )
         .await
@@ -206,13 +206,6 @@ fn number(value: Decimal) -> Value {
         .unwrap_or_else(|_| Value::String(to_wire(value)))
 }
 
-fn rate_type_name(rate_type: RateType) -> &'static str {
-    match rate_type {
-        RateType::Fixed => "fixed",
-        RateType::Float => "float",
-    }
-}
-
 fn per_unit(value: Decimal, amount: Decimal) -> Decimal {
     if amount.is_zero() {
         Decimal::ZERO
@@ -282,10 +275,10 @@ impl LiquidityProvider for FixedFloat {
 
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         let mut body = json!({
-            "type": rate_type_name(request.rate_type),
+            "type": request.rate_type.as_str(),
             "fromCcy": request.from.code,
             "toCcy": request.to.code,
-            "direction": match request.direction { Direction::From => "from", Direction::To => "to" },
+            "direction": request.direction.as_str(),
             "amount": number(request.amount),
             "toAddress": request.to_address,
             "afftax": number(request.fee_percent),

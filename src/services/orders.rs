@@ -244,8 +244,8 @@ impl Orders {
             let mut record = OrderRecord {
                 id: new_order_id(),
                 status: OrderStatus::New.as_str().to_owned(),
-                rate_type: rate_type_str(request.rate_type).to_owned(),
-                direction: direction_str(request.direction).to_owned(),
+                rate_type: request.rate_type.as_str().to_owned(),
+                direction: request.direction.as_str().to_owned(),
                 provider: opened.provider.to_owned(),
                 from_code: from.code.clone(),
                 to_code: to.code.clone(),
@@ -1022,20 +1022,6 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
 
 fn dec(value: &str) -> Decimal {
     Decimal::from_str(value).unwrap_or(Decimal::ZERO)
-}
-
-pub fn rate_type_str(rate_type: RateType) -> &'static str {
-    match rate_type {
-        RateType::Float => "float",
-        RateType::Fixed => "fixed",
-    }
-}
-
-fn direction_str(direction: Direction) -> &'static str {
-    match direction {
-        Direction::From => "from",
-        Direction::To => "to",
-    }
 }
 
 fn new_order_id() -> String {
