@@ -104,6 +104,8 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 sandbox_step_seconds: i64::from(config.sandbox_step_seconds),
                 autopilot_seconds: config.sandbox_autopilot.map(i64::from),
                 provider_poll_seconds: i64::from(config.provider_poll_seconds),
+                provider_timeout_seconds: i64::try_from(config.provider_timeout_ms.div_ceil(1000))
+                    .unwrap_or(i64::MAX),
                 status_mails: Some(StatusMails {
                     mailer: mailer.clone(),
                     site_name: config.site_name.clone(),
@@ -193,7 +195,6 @@ fn partners(
             store.clone(),
             catalogue,
             provider,
-            config.fees(),
             LedgerSettings {
                 share_percent: config.affiliate_share_percent,
                 max_markup_percent: config.affiliate_max_markup_percent,

@@ -180,8 +180,8 @@ async fn sandbox_deposit(
     println!(
         "order {} is {} (received {} {})",
         order.id,
-        order.status,
-        order.received_amount.as_deref().unwrap_or("0"),
+        order.status.as_str(),
+        ferry::domain::money::to_wire(order.received_amount.unwrap_or_default()),
         order.from_code
     );
     store.close().await;

@@ -9,6 +9,8 @@ use crate::store::DynStore;
 
 /// How often the sandbox market's prices take a step.
 const SANDBOX_TICK: Duration = Duration::from_secs(5);
+/// How often idempotency keys past their time are forgotten.
+const IDEMPOTENCY_PRUNE_SECONDS: i64 = 60;
 /// How often a replica re-reads the operator's currency switches.
 const SWITCHES_REFRESH: Duration = Duration::from_secs(30);
 
@@ -49,12 +51,13 @@ pub async fn refresh_currency_switches(switches: CurrencySwitches, store: DynSto
     }
 }
 
-/// The order worker: advances due sandbox steps (leased, so replicas never double-process),
-/// expires orders whose deposit never came and settles commissions a crash left pending.
+/// The order worker: advances due steps (leased, so replicas never double-process), expires
+/// orders whose deposit never came and forgets idempotency keys past their time.
 pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Duration) {
     let owner = uuid::Uuid::new_v4().to_string();
     let mut interval = tokio::time::interval(every);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_pruned = 0;
     loop {
         interval.tick().await;
         let now = crate::now_unix();
@@ -64,10 +67,11 @@ pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Dur
         if let Err(error) = orders.expire_overdue(now).await {
             tracing::warn!(error = %error, "order worker: expiring failed");
         }
-        match orders.settle_missed_commissions(now).await {
-            Ok(0) => {}
-            Ok(settled) => tracing::info!(settled, "order worker: settled missed commissions"),
-            Err(error) => tracing::warn!(error = %error, "order worker: settling failed"),
+        if now - last_pruned >= IDEMPOTENCY_PRUNE_SECONDS {
+            last_pruned = now;
+            if let Err(error) = orders.store.prune_idempotency_keys(now).await {
+                tracing::warn!(error = %error, "order worker: pruning idempotency keys failed");
+            }
         }
     }
 }

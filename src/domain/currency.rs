@@ -49,6 +49,11 @@ impl Currency {
             other => other,
         }
     }
+
+    /// Payments to this coin carry a memo or tag (its name is `tag`).
+    pub fn has_tag(&self) -> bool {
+        self.tag.is_some()
+    }
 }
 
 #[derive(Deserialize)]

@@ -16,9 +16,10 @@ pub fn fixed_rate_tolerance_percent() -> Decimal {
     Decimal::new(12, 1)
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RateType {
+    #[default]
     Float,
     Fixed,
 }
@@ -31,12 +32,19 @@ impl RateType {
             RateType::Fixed => "fixed",
         }
     }
+
+    pub fn parse(raw: &str) -> Option<RateType> {
+        [RateType::Float, RateType::Fixed]
+            .into_iter()
+            .find(|t| t.as_str() == raw)
+    }
 }
 
 /// Which side's amount the customer typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
+    #[default]
     From,
     To,
 }
@@ -48,6 +56,12 @@ impl Direction {
             Direction::From => "from",
             Direction::To => "to",
         }
+    }
+
+    pub fn parse(raw: &str) -> Option<Direction> {
+        [Direction::From, Direction::To]
+            .into_iter()
+            .find(|d| d.as_str() == raw)
     }
 }
 

@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum OrderStatus {
     /// Awaiting the deposit.
+    #[default]
     New,
     /// Deposit seen, waiting for confirmations.
     Confirming,
@@ -24,6 +25,10 @@ pub enum OrderStatus {
     Failed,
 }
 
+/// How long an expired order still takes a late deposit, which reopens it as EMERGENCY (the
+/// customer then chooses a refund or the exchange). After it, EXPIRED is final.
+pub const LATE_DEPOSIT_GRACE_SECONDS: i64 = 24 * 3600;
+
 /// Why an order needs the customer's choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -38,6 +43,31 @@ pub enum EmergencyReason {
     Limit,
     /// A fixed-rate order whose market moved more than the tolerance.
     Rate,
+}
+
+impl EmergencyReason {
+    pub const ALL: [EmergencyReason; 5] = [
+        EmergencyReason::Expired,
+        EmergencyReason::Less,
+        EmergencyReason::More,
+        EmergencyReason::Limit,
+        EmergencyReason::Rate,
+    ];
+
+    /// As the API and the store write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmergencyReason::Expired => "EXPIRED",
+            EmergencyReason::Less => "LESS",
+            EmergencyReason::More => "MORE",
+            EmergencyReason::Limit => "LIMIT",
+            EmergencyReason::Rate => "RATE",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<EmergencyReason> {
+        Self::ALL.into_iter().find(|r| r.as_str() == raw)
+    }
 }
 
 /// What happened to an order.
@@ -87,12 +117,30 @@ impl OrderStatus {
         Ok(next)
     }
 
-    /// No further change can happen (barring an operator's refund of a failed order).
-    pub fn is_final(self) -> bool {
+    /// The order has ended for now and has a finish time. Two ends can still reopen: a late
+    /// deposit turns EXPIRED into EMERGENCY (within [`LATE_DEPOSIT_GRACE_SECONDS`]), and an
+    /// operator may refund a FAILED order.
+    pub fn has_ended(self) -> bool {
         matches!(
             self,
-            OrderStatus::Completed | OrderStatus::Refunded | OrderStatus::Expired
+            OrderStatus::Completed
+                | OrderStatus::Refunded
+                | OrderStatus::Expired
+                | OrderStatus::Failed
         )
+    }
+
+    /// Nothing can change the order any more: the one policy every part of Ferry asks (event
+    /// streams, the order worker, the ledger). COMPLETED and REFUNDED are final at once;
+    /// EXPIRED once its grace window for late deposits has passed; everything else is not.
+    pub fn is_final(self, finished_at: Option<i64>, now: i64) -> bool {
+        match self {
+            OrderStatus::Completed | OrderStatus::Refunded => true,
+            OrderStatus::Expired => {
+                finished_at.is_some_and(|at| now >= at + LATE_DEPOSIT_GRACE_SECONDS)
+            }
+            _ => false,
+        }
     }
 
     /// The progress bar of spec/exchange.md §4, in percent.
@@ -151,6 +199,13 @@ impl EmergencyChoice {
             EmergencyChoice::Exchange => "EXCHANGE",
             EmergencyChoice::Refund => "REFUND",
         }
+    }
+
+    /// `EXCHANGE` or `REFUND`, in any case.
+    pub fn parse(raw: &str) -> Option<EmergencyChoice> {
+        [EmergencyChoice::Exchange, EmergencyChoice::Refund]
+            .into_iter()
+            .find(|c| c.as_str().eq_ignore_ascii_case(raw.trim()))
     }
 }
 
@@ -315,7 +370,7 @@ mod tests {
             status = status.apply(event).unwrap();
         }
         assert_eq!(status, S::Completed);
-        assert!(status.is_final());
+        assert!(status.is_final(Some(0), 0));
     }
 
     #[test]
@@ -325,6 +380,63 @@ mod tests {
                 assert!(from.apply(event).is_err(), "{from:?} + {event:?}");
             }
         }
+    }
+
+    #[test]
+    fn expired_is_final_only_after_the_late_deposit_grace_window() {
+        let ended = 1_000;
+        assert!(!S::Expired.is_final(Some(ended), ended));
+        assert!(!S::Expired.is_final(Some(ended), ended + LATE_DEPOSIT_GRACE_SECONDS - 1));
+        assert!(S::Expired.is_final(Some(ended), ended + LATE_DEPOSIT_GRACE_SECONDS));
+        assert_eq!(
+            S::Expired.apply(E::Problem(R::Expired)),
+            Ok(S::Emergency),
+            "a late deposit reopens it"
+        );
+        for status in [S::Completed, S::Refunded] {
+            assert!(status.is_final(Some(ended), ended));
+            assert!(status.has_ended());
+        }
+        for status in [
+            S::New,
+            S::Confirming,
+            S::Exchange,
+            S::Sending,
+            S::Emergency,
+            S::Failed,
+        ] {
+            assert!(!status.is_final(Some(ended), i64::MAX / 2), "{status:?}");
+        }
+        assert!(S::Failed.has_ended() && S::Expired.has_ended());
+        assert!(!S::Emergency.has_ended());
+    }
+
+    #[test]
+    fn a_status_that_is_final_takes_no_event() {
+        for status in ALL_STATUSES {
+            if status.is_final(Some(0), LATE_DEPOSIT_GRACE_SECONDS) && status != S::Expired {
+                for event in EVENTS {
+                    assert!(status.apply(event).is_err(), "{status:?} + {event:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reasons_and_choices_round_trip() {
+        for reason in R::ALL {
+            assert_eq!(R::parse(reason.as_str()), Some(reason));
+        }
+        assert_eq!(R::parse("less"), None);
+        assert_eq!(
+            EmergencyChoice::parse(" refund "),
+            Some(EmergencyChoice::Refund)
+        );
+        assert_eq!(
+            EmergencyChoice::parse("EXCHANGE"),
+            Some(EmergencyChoice::Exchange)
+        );
+        assert_eq!(EmergencyChoice::parse("both"), None);
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub enum ApiError {
     NotFoundWith(String),
     #[error("{0}")]
     Conflict(String),
+    /// 422: well-formed, but refused as it stands (an idempotency key reused for another request).
+    #[error("{0}")]
+    Unprocessable(String),
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -49,6 +52,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound | ApiError::NotFoundWith(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -22,8 +22,11 @@ use super::extract::{ApiJson, ApiQuery};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::AmountInput;
+use crate::domain::money::to_wire;
 use crate::domain::order::OrderStatus;
-use crate::services::orders::{EmergencyChoice, NewOrder, OrderError, Orders};
+use crate::services::orders::{
+    IDEMPOTENCY_KEY_TTL_SECONDS, NewOrder, OrderError, Orders, parse_choice,
+};
 use crate::store::OrderRecord;
 
 pub fn router() -> Router<AppState> {
@@ -44,6 +47,7 @@ impl From<OrderError> for ApiError {
             OrderError::Invalid(message) => ApiError::BadRequest(message),
             OrderError::NotFound => ApiError::NotFoundWith("Order not found".into()),
             OrderError::Conflict(message) => ApiError::Conflict(message),
+            OrderError::KeyReused(message) => ApiError::Unprocessable(message),
             OrderError::Quote(e) => super::exchange::quote_error(e),
             OrderError::Store(e) => e.into(),
         }
@@ -118,7 +122,6 @@ async fn create_order(
         .ledger
         .attribute(
             user.as_ref().map(|u| &u.user),
-            None,
             body.referral_code.as_deref(),
         )
         .await?;
@@ -137,6 +140,7 @@ async fn create_order(
                 refund_tag: body.refund_tag.as_deref(),
                 metadata: body.metadata.as_deref(),
                 idempotency_key: key,
+                idempotency_ttl_seconds: IDEMPOTENCY_KEY_TTL_SECONDS,
                 owner_user_id: user.as_ref().map(|u| u.user.id.as_str()),
                 api_key_id: None,
                 affiliate_user_id: affiliate.as_deref(),
@@ -195,14 +199,14 @@ async fn track_order(
     ApiJson(body): ApiJson<TrackRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let order = state.orders.find(body.order_id.trim()).await?;
-    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
-    let side = |code: &str, amount: &str| {
+    let status = order.status;
+    let side = |code: &str, amount: rust_decimal::Decimal| {
         let currency = state.orders.currency(code);
         json!({
             "code": code,
             "coin": currency.map(|c| c.coin.as_str()),
             "network": currency.map(|c| c.network.as_str()),
-            "amount": amount,
+            "amount": to_wire(amount),
         })
     };
     Ok(Json(json!({
@@ -210,11 +214,11 @@ async fn track_order(
         "msg": "OK",
         "data": {
             "id": order.id,
-            "status": order.status,
-            "type": order.rate_type,
+            "status": status.as_str(),
+            "type": order.rate_type.as_str(),
             "progress": status.progress(),
-            "from": side(&order.from_code, order.received_amount.as_deref().unwrap_or(&order.from_amount)),
-            "to": side(&order.to_code, order.payout_amount.as_deref().unwrap_or(&order.to_amount)),
+            "from": side(&order.from_code, order.received_amount.unwrap_or(order.from_amount)),
+            "to": side(&order.to_code, order.payout_amount.unwrap_or(order.to_amount)),
             "time": { "reg": order.created_at, "expiration": order.expires_at, "finished": order.finished_at },
         }
     })))
@@ -243,15 +247,7 @@ async fn choose_emergency(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<EmergencyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let choice = match body.choice.to_ascii_uppercase().as_str() {
-        "REFUND" => EmergencyChoice::Refund,
-        "EXCHANGE" => EmergencyChoice::Exchange,
-        _ => {
-            return Err(ApiError::BadRequest(
-                "choice must be REFUND or EXCHANGE".into(),
-            ));
-        }
-    };
+    let choice = parse_choice(&body.choice)?;
     let order = state
         .orders
         .authorized(&body.id, Some(&body.token), None)
@@ -350,7 +346,10 @@ async fn stream_order_events(
                     for event in found {
                         s.after = event.id;
                         let status = OrderStatus::parse(&event.status);
-                        s.finished |= status.is_some_and(OrderStatus::is_final);
+                        // An expired order listens on: a late deposit reopens it.
+                        s.finished |= status.is_some_and(|status| {
+                            status.is_final(Some(event.created_at), crate::now_unix())
+                        });
                         batch.push(
                             Event::default()
                                 .event("status")
@@ -411,9 +410,9 @@ async fn list_recent_transactions(State(state): State<AppState>) -> Result<Respo
             json!({
                 "id": hex::encode(&Sha256::digest(o.id.as_bytes())[..6]),
                 "from_currency": coin(&o.from_code),
-                "from_amount": o.received_amount.as_deref().unwrap_or(&o.from_amount),
+                "from_amount": to_wire(o.received_amount.unwrap_or(o.from_amount)),
                 "to_currency": coin(&o.to_code),
-                "to_amount": o.payout_amount.as_deref().unwrap_or(&o.to_amount),
+                "to_amount": to_wire(o.payout_amount.unwrap_or(o.to_amount)),
                 "timestamp": finished,
                 "execution_time": finished - o.created_at,
             })
@@ -435,7 +434,7 @@ fn order_answer(orders: &Orders, order: &OrderRecord) -> Json<Value> {
 pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
     let from = orders.currency(&order.from_code);
     let to = orders.currency(&order.to_code);
-    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+    let status = order.status;
     let now = crate::now_unix();
     let left = if status == OrderStatus::New {
         (order.expires_at - now).max(0)
@@ -452,16 +451,17 @@ pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
     };
     let (from_coin, from_network, from_name, from_tag_name) = names(from);
     let (to_coin, to_network, to_name, to_tag_name) = names(to);
+    let amount = |value: Option<rust_decimal::Decimal>| value.map(to_wire);
     json!({
         "id": order.id,
         "token": orders.token_of(&order.id),
-        "status": order.status,
-        "type": order.rate_type,
-        "direction": order.direction,
+        "status": status.as_str(),
+        "type": order.rate_type.as_str(),
+        "direction": order.direction.as_str(),
         "progress": status.progress(),
-        "rate": order.rate,
+        "rate": to_wire(order.rate),
         "from": {
-            "amount": order.from_amount,
+            "amount": to_wire(order.from_amount),
             "code": order.from_code,
             "coin": from_coin,
             "network": from_network,
@@ -469,12 +469,12 @@ pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
             "address": order.deposit_address,
             "tag": order.deposit_tag,
             "tagName": from_tag_name,
-            "usd": order.from_usd,
-            "received": order.received_amount,
+            "usd": format!("{:.2}", order.from_usd),
+            "received": amount(order.received_amount),
             "confirmations": from.map(|c| c.confirmations),
         },
         "to": {
-            "amount": order.to_amount,
+            "amount": to_wire(order.to_amount),
             "code": order.to_code,
             "coin": to_coin,
             "network": to_network,
@@ -482,13 +482,13 @@ pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
             "address": order.to_address,
             "tag": order.to_tag,
             "tagName": to_tag_name,
-            "usd": order.to_usd,
-            "sent": order.payout_amount,
+            "usd": format!("{:.2}", order.to_usd),
+            "sent": amount(order.payout_amount),
         },
         "refund": { "address": order.refund_address, "tag": order.refund_tag },
-        "emergency": order.emergency_reason.as_ref().map(|reason| json!({
-            "reason": reason,
-            "choice": order.emergency_choice.as_deref().unwrap_or("NONE"),
+        "emergency": order.emergency_reason.map(|reason| json!({
+            "reason": reason.as_str(),
+            "choice": order.emergency_choice.map_or("NONE", |c| c.as_str()),
         })),
         "time": {
             "reg": order.created_at,

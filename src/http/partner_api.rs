@@ -20,7 +20,8 @@ use crate::domain::address::{validate_address, validate_tag};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::{Amount, to_wire};
-use crate::services::orders::{EmergencyChoice, NewOrder, OrderError};
+use crate::domain::order::EmergencyChoice;
+use crate::services::orders::{NewOrder, OrderError};
 use crate::services::partners::keys::{KeyAuthError, Permission};
 use crate::services::partners::qr::{payment_uri, png_data_uri};
 use crate::services::partners::wire::order_object;
@@ -108,6 +109,7 @@ impl From<OrderError> for Failure {
             OrderError::Invalid(msg) => Failure::invalid(msg),
             OrderError::NotFound => Failure::new(code::NOT_FOUND, "Order not found"),
             OrderError::Conflict(msg) => Failure::new(code::WRONG_STATE, msg),
+            OrderError::KeyReused(msg) => Failure::invalid(msg),
             OrderError::Quote(e) => quote_failure(e),
             OrderError::Store(e) => Failure::internal(e),
         }
@@ -574,64 +576,38 @@ async fn create_order(state: &AppState, call: &Call) -> Result<Value, Failure> {
             _ => "toCcy is temporarily unavailable",
         }));
     }
-    // A replayed request (same key, same bytes) within the window gets the first order back.
-    let now = crate::now_unix();
-    let digest = hex::encode(&Sha256::digest(&call.raw)[..16]);
-    let replay_key = |bucket: i64| format!("v2:{}:{digest}:{bucket}", call.key.id);
-    let bucket = now / REPLAY_WINDOW_SECONDS;
-    let earlier = state
-        .store
-        .find_order_by_idempotency_key(&replay_key(bucket - 1))
+    // A replayed request (same key, same bytes) within the window gets the first order back:
+    // the body is its own idempotency key, scoped to the API key.
+    let replay = hex::encode(&Sha256::digest(&call.raw)[..16]);
+    let ledger = &state.partners.ledger;
+    let affiliate = ledger
+        .attribute_partner_order(&call.key, fields.refcode.as_deref())
         .await
         .map_err(Failure::internal)?;
-    let order = match earlier {
-        Some(order) => order,
-        None => {
-            let owner = state
-                .store
-                .find_user(&call.key.user_id)
-                .await
-                .map_err(Failure::internal)?;
-            let ledger = &state.partners.ledger;
-            let by_refcode = match &fields.refcode {
-                Some(code) => ledger
-                    .attribute(owner.as_ref(), None, Some(code))
-                    .await
-                    .map_err(Failure::internal)?,
-                None => None,
-            };
-            let affiliate = match by_refcode {
-                Some(partner) => Some(partner),
-                None => ledger
-                    .attribute(None, Some(&call.key), None)
-                    .await
-                    .map_err(Failure::internal)?,
-            };
-            state
-                .orders
-                .create(
-                    NewOrder {
-                        from: &fields.from.code,
-                        to: &fields.to.code,
-                        amount: &fields.amount,
-                        direction: fields.direction,
-                        rate_type: fields.rate_type,
-                        to_address,
-                        to_tag: tag,
-                        refund_address: None,
-                        refund_tag: None,
-                        metadata: None,
-                        idempotency_key: Some(&replay_key(bucket)),
-                        owner_user_id: Some(&call.key.user_id),
-                        api_key_id: Some(&call.key.id),
-                        affiliate_user_id: affiliate.as_deref(),
-                        partner_fee_percent: fields.markup,
-                    },
-                    now,
-                )
-                .await?
-        }
-    };
+    let order = state
+        .orders
+        .create(
+            NewOrder {
+                from: &fields.from.code,
+                to: &fields.to.code,
+                amount: &fields.amount,
+                direction: fields.direction,
+                rate_type: fields.rate_type,
+                to_address,
+                to_tag: tag,
+                refund_address: None,
+                refund_tag: None,
+                metadata: None,
+                idempotency_key: Some(&format!("v2:{replay}")),
+                idempotency_ttl_seconds: REPLAY_WINDOW_SECONDS,
+                owner_user_id: Some(&call.key.user_id),
+                api_key_id: Some(&call.key.id),
+                affiliate_user_id: affiliate.as_deref(),
+                partner_fee_percent: fields.markup,
+            },
+            crate::now_unix(),
+        )
+        .await?;
     order_data(state, &order).await
 }
 
@@ -706,14 +682,9 @@ async fn emergency(State(state): State<AppState>, headers: HeaderMap, body: Body
 }
 
 async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
-    let choice = match text(&call.body, "choice")
-        .map(str::to_ascii_uppercase)
-        .as_deref()
-    {
-        Some("EXCHANGE") => EmergencyChoice::Exchange,
-        Some("REFUND") => EmergencyChoice::Refund,
-        _ => return Err(Failure::invalid("choice is incorrect")),
-    };
+    let choice = text(&call.body, "choice")
+        .and_then(EmergencyChoice::parse)
+        .ok_or_else(|| Failure::invalid("choice is incorrect"))?;
     let order = find_order(state, call).await?;
     let address = text(&call.body, "address");
     if choice == EmergencyChoice::Refund && address.is_none() && order.refund_address.is_none() {
@@ -794,7 +765,7 @@ async fn qr(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Re
                     &from.coin,
                     &from.network,
                     &order.deposit_address,
-                    &order.from_amount,
+                    &to_wire(order.from_amount),
                 );
                 let image = |text: &str| {
                     png_data_uri(text).ok_or_else(|| Failure::internal("QR code too long"))

@@ -404,6 +404,9 @@ struct Tx {
 #[derive(Deserialize)]
 struct OrderEmergency {
     status: Vec<String>,
+    /// `NONE`, `EXCHANGE` or `REFUND`.
+    #[serde(default)]
+    choice: Option<String>,
 }
 
 impl OrderObject {
@@ -443,6 +446,11 @@ impl OrderObject {
             received: self.from.tx.amount,
             to_amount: self.to.amount.filter(|a| !a.is_zero()),
             paid_out: self.to.tx.amount,
+            choice: self
+                .emergency
+                .choice
+                .as_deref()
+                .and_then(EmergencyChoice::parse),
         })
     }
 }

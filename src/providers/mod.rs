@@ -102,6 +102,8 @@ pub struct UpstreamState {
     pub to_amount: Option<Decimal>,
     /// What went out, in the receive coin.
     pub paid_out: Option<Decimal>,
+    /// The customer's emergency choice as the provider knows it (`None` while it knows none).
+    pub choice: Option<EmergencyChoice>,
 }
 
 #[async_trait]

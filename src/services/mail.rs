@@ -79,18 +79,23 @@ impl Mailer {
         now: i64,
     ) -> Result<(), StoreError> {
         self.store
-            .enqueue_mail(&MailRecord {
-                id: uuid::Uuid::new_v4().to_string(),
-                recipient: recipient.to_owned(),
-                subject: subject.to_owned(),
-                body: body.to_owned(),
-                created_at: now,
-                attempts: 0,
-                next_attempt_at: now,
-                sent_at: None,
-                last_error: None,
-            })
+            .enqueue_mail(&self.record(recipient, subject, body, now))
             .await
+    }
+
+    /// A plain-text mail for the outbox, to be stored with the change it reports.
+    pub fn record(&self, recipient: &str, subject: &str, body: &str, now: i64) -> MailRecord {
+        MailRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            recipient: recipient.to_owned(),
+            subject: subject.to_owned(),
+            body: body.to_owned(),
+            created_at: now,
+            attempts: 0,
+            next_attempt_at: now,
+            sent_at: None,
+            last_error: None,
+        }
     }
 
     /// Sends what is due; returns how many went out.

@@ -5,7 +5,8 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::sql::{SqlStore, orders_from_rows};
+use super::orders::{ORDER_COLUMNS, insert_mail, orders_from_rows};
+use super::sql::SqlStore;
 use super::{OrderRecord, StoreError};
 
 /// A user as stored. Times are Unix seconds; secrets are hashes (the TOTP secret excepted: a
@@ -745,7 +746,7 @@ impl AccountStore for SqlStore {
     async fn orders_of(&self, user_id: &str, limit: i64) -> Result<Vec<OrderRecord>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {} FROM orders WHERE owner_user_id = $1 ORDER BY created_at DESC, id LIMIT $2",
-            super::sql::ORDER_COLUMNS
+            ORDER_COLUMNS
         ))
         .bind(user_id)
         .bind(limit)
@@ -755,20 +756,7 @@ impl AccountStore for SqlStore {
     }
 
     async fn enqueue_mail(&self, m: &MailRecord) -> Result<(), StoreError> {
-        sqlx::query(&format!(
-            "INSERT INTO mail_outbox ({MAIL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-        ))
-        .bind(&m.id)
-        .bind(&m.recipient)
-        .bind(&m.subject)
-        .bind(&m.body)
-        .bind(m.created_at)
-        .bind(m.attempts)
-        .bind(m.next_attempt_at)
-        .bind(m.sent_at)
-        .bind(&m.last_error)
-        .execute(self.pool())
-        .await?;
+        insert_mail(self.pool(), m).await?;
         Ok(())
     }
 

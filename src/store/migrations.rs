@@ -14,14 +14,21 @@ use super::{Backend, StoreError};
 #[folder = "migrations/"]
 struct MigrationFiles;
 
+/// The embedded migrations of a backend, up to a version if one is given.
 #[derive(Debug)]
-struct Embedded(Backend);
+struct Embedded(Backend, Option<i64>);
 
 impl<'s> MigrationSource<'s> for Embedded {
     fn resolve(
         self,
     ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 's>> {
-        Box::pin(async move { migrations_of(self.0) })
+        Box::pin(async move {
+            let mut migrations = migrations_of(self.0)?;
+            if let Some(last) = self.1 {
+                migrations.retain(|m| m.version <= last);
+            }
+            Ok(migrations)
+        })
     }
 }
 
@@ -55,8 +62,12 @@ fn migrations_of(backend: Backend) -> Result<Vec<Migration>, BoxDynError> {
     Ok(migrations)
 }
 
-pub async fn migrator(backend: Backend) -> Result<Migrator, StoreError> {
-    Ok(Migrator::new(Embedded(backend)).await?)
+/// Every migration of `backend`, or those up to `last` (to test a migration on older data).
+pub async fn migrator(backend: Backend, last: Option<i64>) -> Result<Migrator, StoreError> {
+    let mut migrator = Migrator::new(Embedded(backend, last)).await?;
+    // A database a later migration reached still opens with the earlier set (in tests).
+    migrator.set_ignore_missing(last.is_some());
+    Ok(migrator)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 mod accounts;
 mod migrations;
 mod order_writer;
+mod orders;
 mod partners;
 pub mod sql;
 mod status;
@@ -15,6 +16,10 @@ mod status;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use rust_decimal::Decimal;
+
+use crate::domain::fees::{Direction, RateType};
+use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 
 pub use accounts::{
     AccountStore, MailRecord, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
@@ -35,6 +40,9 @@ pub enum StoreError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("a unique value is already taken")]
     Conflict,
+    /// A stored value that does not parse: the database was changed by hand or by a bug.
+    #[error("corrupt stored value: {0}")]
+    Corrupt(String),
     #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
     UnsupportedUrl(String),
 }
@@ -77,22 +85,26 @@ pub struct CurrencyOverride {
     pub updated_at: i64,
 }
 
-/// An order as stored. Amounts are decimal strings, times Unix seconds; the services turn them
-/// into domain values.
+/// An order as stored, parsed into domain values as it leaves the store: a stored value that
+/// does not parse is [`StoreError::Corrupt`], never a default. Times are Unix seconds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderRecord {
     pub id: String,
-    pub status: String,
-    pub rate_type: String,
-    pub direction: String,
+    /// Bumped by every write; a write names the version it read (optimistic concurrency).
+    pub version: i64,
+    pub status: OrderStatus,
+    pub rate_type: RateType,
+    pub direction: Direction,
     pub provider: String,
     pub from_code: String,
     pub to_code: String,
-    pub from_amount: String,
-    pub to_amount: String,
-    pub rate: String,
-    pub from_usd: String,
-    pub to_usd: String,
+    pub from_amount: Decimal,
+    pub to_amount: Decimal,
+    pub rate: Decimal,
+    pub from_usd: Decimal,
+    pub to_usd: Decimal,
+    /// Ferry's own fee on this order, in percent, as it was when the order was made.
+    pub fee_percent: Decimal,
     pub deposit_address: String,
     pub deposit_tag: Option<String>,
     pub to_address: String,
@@ -101,11 +113,10 @@ pub struct OrderRecord {
     pub refund_tag: Option<String>,
     pub metadata: Option<String>,
     pub owner_user_id: Option<String>,
-    pub idempotency_key: Option<String>,
-    pub received_amount: Option<String>,
-    pub payout_amount: Option<String>,
-    pub emergency_reason: Option<String>,
-    pub emergency_choice: Option<String>,
+    pub received_amount: Option<Decimal>,
+    pub payout_amount: Option<Decimal>,
+    pub emergency_reason: Option<EmergencyReason>,
+    pub emergency_choice: Option<EmergencyChoice>,
     pub created_at: i64,
     pub expires_at: i64,
     pub rate_expires_at: Option<i64>,
@@ -117,13 +128,76 @@ pub struct OrderRecord {
     /// The affiliate (a user id) the order is attributed to.
     pub affiliate_user_id: Option<String>,
     /// The partner's markup on top of Ferry's fee (the partner API's `afftax`), in percent.
-    pub partner_fee_percent: Option<String>,
+    pub partner_fee_percent: Option<Decimal>,
     /// Where status mails go for an order placed through the partner API (`setEmail`).
     pub notify_email: Option<String>,
     /// The order's id at an upstream provider that fills it, if one does.
     pub provider_order_id: Option<String>,
     /// The token that upstream provider gave with it (a secret: it controls the order there).
     pub provider_order_token: Option<String>,
+}
+
+impl OrderRecord {
+    /// Every fee the order pays, in percent: Ferry's and any partner markup.
+    pub fn total_fee_percent(&self) -> Decimal {
+        self.fee_percent + self.partner_fee_percent.unwrap_or_default()
+    }
+
+    /// Nothing can change this order any more (see [`OrderStatus::is_final`]).
+    pub fn is_final(&self, now: i64) -> bool {
+        self.status.is_final(self.finished_at, now)
+    }
+}
+
+/// The consequences of an order's change, written in the same transaction as the change (the
+/// outbox pattern): a crash can lose or double none of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrderEffects {
+    /// The order's commission as it now stands (inserted or replaced).
+    pub commission: Option<Commission>,
+    /// Notifications for partners' webhooks, delivered later by the webhook worker.
+    pub webhooks: Vec<WebhookDelivery>,
+    /// Mails, sent later by the mail worker.
+    pub mails: Vec<MailRecord>,
+}
+
+/// An `Idempotency-Key` as its caller's: `scope` names the caller (see `services::orders`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    pub scope: String,
+    pub key: String,
+}
+
+/// What claiming an idempotency key found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdempotencyClaim {
+    /// The key is this request's now.
+    Claimed,
+    /// An earlier request with the same key and body made this order.
+    Answered(String),
+    /// An earlier request with the same key and body is still being answered (since then).
+    InFlight { since: i64 },
+    /// The key was used with a different request.
+    Mismatch,
+}
+
+/// A new order and what commits with it.
+#[derive(Debug, Clone, Default)]
+pub struct NewOrderRecord {
+    pub order: OrderRecord,
+    /// The claimed key that answers with this order from now on.
+    pub idempotency: Option<IdempotencyKey>,
+    pub effects: OrderEffects,
+}
+
+/// One change of an order: its new state (`order.version` is the version it was read at), an
+/// event for its history when the status changed, and its consequences — one transaction.
+#[derive(Debug, Clone, Copy)]
+pub struct OrderChange<'a> {
+    pub order: &'a OrderRecord,
+    /// The event's detail, when the status changed.
+    pub event: Option<&'a str>,
+    pub effects: &'a OrderEffects,
 }
 
 /// A message sent with the contact form.
@@ -165,34 +239,46 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError>;
 
-    /// Stores a new order and its first event in one transaction (on SQLite, with the other
-    /// orders being created at the same moment). A unique violation (a reused idempotency key or
-    /// deposit address) is `StoreError::Conflict`.
-    async fn insert_order(&self, order: &OrderRecord) -> Result<(), StoreError>;
+    /// Stores a new order, its first event, its idempotency key's answer and its effects in one
+    /// transaction (on SQLite, with the other orders being created at the same moment). A
+    /// deposit that is taken is `StoreError::Conflict`, and nothing is stored.
+    async fn insert_order(&self, order: &NewOrderRecord) -> Result<(), StoreError>;
 
     async fn find_order(&self, id: &str) -> Result<Option<OrderRecord>, StoreError>;
 
-    async fn find_order_by_idempotency_key(
-        &self,
-        key: &str,
-    ) -> Result<Option<OrderRecord>, StoreError>;
+    /// Writes the change if the stored order is still at `change.order.version` (and moves it
+    /// one version on), with its event and effects — one transaction. `false` when another
+    /// writer changed the order first, and then nothing is written.
+    async fn update_order(&self, change: &OrderChange<'_>) -> Result<bool, StoreError>;
 
-    /// Writes `order`'s mutable fields if its stored status is still `expected_status`, and
-    /// appends an event when the status changed — one transaction. `false` when another writer
-    /// changed the order first.
-    async fn update_order(
+    /// Claims `key` for a request whose content hashes to `request_hash`, for `ttl_seconds`.
+    async fn claim_idempotency_key(
         &self,
-        order: &OrderRecord,
-        expected_status: &str,
-        detail: Option<&str>,
+        key: &IdempotencyKey,
+        request_hash: &str,
+        now: i64,
+        ttl_seconds: i64,
+    ) -> Result<IdempotencyClaim, StoreError>;
+
+    /// With `since: None`, frees a claimed key whose request made no order; with the time of an
+    /// abandoned claim, takes it over. `false` when the key is no longer in that state.
+    async fn reclaim_idempotency_key(
+        &self,
+        key: &IdempotencyKey,
+        since: Option<i64>,
+        now: i64,
     ) -> Result<bool, StoreError>;
+
+    /// Forgets idempotency keys past their time; returns how many.
+    async fn prune_idempotency_keys(&self, now: i64) -> Result<u64, StoreError>;
 
     /// Events of one order after the event id `after`, oldest first.
     async fn order_events(&self, id: &str, after: i64)
     -> Result<Vec<OrderEventRecord>, StoreError>;
 
-    /// Leases up to `limit` orders with a simulated step due by `now` for `lease_seconds`, so that
-    /// replicas sharing a database never work on the same order at once.
+    /// Leases up to `limit` orders with a step due by `now` for `lease_seconds` of the
+    /// database's clock, so that replicas sharing a database never work on the same order at
+    /// once (whatever their own clocks say).
     async fn lease_due_orders(
         &self,
         now: i64,
@@ -200,6 +286,10 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
         lease_seconds: i64,
         limit: i64,
     ) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// Ends `owner`'s lease on an order in `seconds` of the database's clock (a failed step is
+    /// tried again then, by any replica).
+    async fn release_lease(&self, id: &str, owner: &str, seconds: i64) -> Result<(), StoreError>;
 
     /// Orders Ferry follows itself still awaiting their deposit after their deadline (an
     /// upstream provider says by itself when its orders expire).

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use super::sql::insert_orders;
-use super::{OrderRecord, StoreError};
+use super::orders::insert_orders;
+use super::{NewOrderRecord, StoreError};
 
 /// Most orders written in one transaction. Each group size is a statement of its own that every
 /// connection keeps prepared, and their size grows with the rows: at 64, the server held 95 MB
@@ -25,7 +25,7 @@ use super::{OrderRecord, StoreError};
 const MAX_GROUP: usize = 16;
 
 struct PendingOrder {
-    order: OrderRecord,
+    order: NewOrderRecord,
     written: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -48,8 +48,8 @@ impl OrderWriter {
         OrderWriter { queue }
     }
 
-    /// Stores `order` and its first event; answers once they are committed.
-    pub(super) async fn insert(&self, order: &OrderRecord) -> Result<(), StoreError> {
+    /// Stores `order`, its first event and what commits with it; answers once committed.
+    pub(super) async fn insert(&self, order: &NewOrderRecord) -> Result<(), StoreError> {
         let stopped = || StoreError::Unavailable("the order writer has stopped".into());
         let (written, answer) = oneshot::channel();
         self.queue
@@ -62,12 +62,12 @@ impl OrderWriter {
     }
 }
 
-/// Writes a group in one transaction. If that fails (an order repeats an idempotency key or a
-/// deposit address, say), nothing of it was written, and each order is written on its own so
+/// Writes a group in one transaction. If that fails (an order repeats a deposit, say), nothing
+/// of it was written, and each order is written on its own so
 /// that each caller gets its own answer.
 async fn write_group(pool: &AnyPool, group: Vec<PendingOrder>) {
     if group.len() > 1 {
-        let orders: Vec<&OrderRecord> = group.iter().map(|p| &p.order).collect();
+        let orders: Vec<&NewOrderRecord> = group.iter().map(|p| &p.order).collect();
         match insert_orders(pool, &orders).await {
             Ok(()) => {
                 for pending in group {
@@ -90,19 +90,21 @@ async fn write_group(pool: &AnyPool, group: Vec<PendingOrder>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SqlStore, Store};
+    use crate::store::{OrderRecord, SqlStore, Store};
 
     fn pending(
         id: &str,
-        idempotency_key: Option<&str>,
+        deposit: &str,
     ) -> (PendingOrder, oneshot::Receiver<Result<(), StoreError>>) {
         let (written, answer) = oneshot::channel();
-        let order = OrderRecord {
-            id: id.into(),
-            status: "NEW".into(),
-            deposit_address: format!("deposit-{id}"),
-            idempotency_key: idempotency_key.map(str::to_owned),
-            ..OrderRecord::default()
+        let order = NewOrderRecord {
+            order: OrderRecord {
+                id: id.into(),
+                provider: "sandbox".into(),
+                deposit_address: deposit.into(),
+                ..OrderRecord::default()
+            },
+            ..NewOrderRecord::default()
         };
         (PendingOrder { order, written }, answer)
     }
@@ -119,9 +121,9 @@ mod tests {
     #[tokio::test]
     async fn a_group_with_a_conflicting_order_stores_the_others_and_refuses_that_one() {
         let (store, _dir) = sqlite_store().await;
-        let (first, first_answer) = pending("first", Some("key"));
-        let (again, again_answer) = pending("again", Some("key"));
-        let (other, other_answer) = pending("other", None);
+        let (first, first_answer) = pending("first", "taken");
+        let (again, again_answer) = pending("again", "taken");
+        let (other, other_answer) = pending("other", "free");
 
         write_group(store.pool(), vec![first, again, other]).await;
 
@@ -143,7 +145,7 @@ mod tests {
     async fn the_largest_group_fits_in_one_statement_and_is_stored_whole() {
         let (store, _dir) = sqlite_store().await;
         let (group, answers): (Vec<_>, Vec<_>) = (0..MAX_GROUP)
-            .map(|n| pending(&format!("order{n}"), None))
+            .map(|n| pending(&format!("order{n}"), &format!("deposit{n}")))
             .unzip();
 
         write_group(store.pool(), group).await;

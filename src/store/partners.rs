@@ -5,7 +5,8 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::sql::{ORDER_COLUMNS, SqlStore, orders_from_rows};
+use super::orders::{ORDER_COLUMNS, insert_delivery, orders_from_rows};
+use super::sql::SqlStore;
 use super::{OrderRecord, StoreError};
 
 /// An API key as stored. Its secret is derived, never stored (see `services::partners::keys`).
@@ -116,23 +117,7 @@ pub trait PartnerStore: Send + Sync {
         limit: i64,
     ) -> Result<Vec<WebhookDelivery>, StoreError>;
 
-    async fn insert_commission(&self, commission: &Commission) -> Result<(), StoreError>;
-    /// Settles a pending commission: `false` when it is not pending (settled already).
-    async fn settle_commission(
-        &self,
-        order_id: &str,
-        state: &str,
-        amount_usd: &str,
-        amount_btc: Option<&str>,
-        now: i64,
-    ) -> Result<bool, StoreError>;
     async fn commissions_of(&self, partner_user_id: &str) -> Result<Vec<Commission>, StoreError>;
-    /// Orders that have ended while their commission is still pending: a settlement that a
-    /// crash or an error between the order's last change and its settlement left undone.
-    async fn orders_with_unsettled_commission(
-        &self,
-        limit: i64,
-    ) -> Result<Vec<OrderRecord>, StoreError>;
     /// Orders attributed to a partner, newest first.
     async fn attributed_orders(
         &self,
@@ -330,24 +315,7 @@ impl PartnerStore for SqlStore {
     }
 
     async fn insert_webhook_delivery(&self, d: &WebhookDelivery) -> Result<(), StoreError> {
-        sqlx::query(&format!(
-            "INSERT INTO webhook_deliveries ({DELIVERY_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-        ))
-        .bind(&d.id)
-        .bind(&d.api_key_id)
-        .bind(&d.order_id)
-        .bind(&d.order_status)
-        .bind(&d.body)
-        .bind(d.created_at)
-        .bind(d.give_up_at)
-        .bind(d.attempts)
-        .bind(d.next_attempt_at)
-        .bind(d.delivered_at)
-        .bind(d.last_status_code)
-        .bind(&d.last_error)
-        .execute(self.pool())
-        .await?;
+        insert_delivery(self.pool(), d).await?;
         Ok(())
     }
 
@@ -411,46 +379,6 @@ impl PartnerStore for SqlStore {
         all(&rows, delivery_from_row)
     }
 
-    async fn insert_commission(&self, c: &Commission) -> Result<(), StoreError> {
-        sqlx::query(&format!(
-            "INSERT INTO affiliate_commissions ({COMMISSION_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-        ))
-        .bind(&c.order_id)
-        .bind(&c.partner_user_id)
-        .bind(&c.state)
-        .bind(&c.volume_usd)
-        .bind(&c.amount_usd)
-        .bind(&c.amount_btc)
-        .bind(c.created_at)
-        .bind(c.updated_at)
-        .execute(self.pool())
-        .await?;
-        Ok(())
-    }
-
-    async fn settle_commission(
-        &self,
-        order_id: &str,
-        state: &str,
-        amount_usd: &str,
-        amount_btc: Option<&str>,
-        now: i64,
-    ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE affiliate_commissions SET state = $1, amount_usd = $2, amount_btc = $3, \
-             updated_at = $4 WHERE order_id = $5 AND state = 'pending'",
-        )
-        .bind(state)
-        .bind(amount_usd)
-        .bind(amount_btc)
-        .bind(now)
-        .bind(order_id)
-        .execute(self.pool())
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
     async fn commissions_of(&self, partner_user_id: &str) -> Result<Vec<Commission>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT {COMMISSION_COLUMNS} FROM affiliate_commissions WHERE partner_user_id = $1 \
@@ -472,22 +400,6 @@ impl PartnerStore for SqlStore {
              ORDER BY created_at DESC, id LIMIT $2"
         ))
         .bind(partner_user_id)
-        .bind(limit)
-        .fetch_all(self.pool())
-        .await?;
-        orders_from_rows(&rows)
-    }
-
-    async fn orders_with_unsettled_commission(
-        &self,
-        limit: i64,
-    ) -> Result<Vec<OrderRecord>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {ORDER_COLUMNS} FROM orders \
-             WHERE status IN ('COMPLETED', 'REFUNDED', 'EXPIRED', 'FAILED') \
-             AND id IN (SELECT order_id FROM affiliate_commissions WHERE state = 'pending') \
-             ORDER BY updated_at LIMIT $1"
-        ))
         .bind(limit)
         .fetch_all(self.pool())
         .await?;

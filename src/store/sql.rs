@@ -10,9 +10,10 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
 
 use super::order_writer::OrderWriter;
+use super::orders::insert_orders;
 use super::{
-    Backend, ContactMessage, CurrencyOverride, NewReferralClick, OrderEventRecord, OrderRecord,
-    Store, StoreError, migrations,
+    Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey, NewOrderRecord,
+    NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store, StoreError, migrations,
 };
 
 pub struct SqlStore {
@@ -77,7 +78,17 @@ impl SqlStore {
     }
 
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        migrations::migrator(self.backend)
+        migrations::migrator(self.backend, None)
+            .await?
+            .run(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Applies the migrations up to version `last` only: a database as an older release left
+    /// it, for tests of the migrations that follow.
+    pub async fn migrate_until(&self, last: i64) -> Result<(), StoreError> {
+        migrations::migrator(self.backend, Some(last))
             .await?
             .run(&self.pool)
             .await?;
@@ -198,28 +209,43 @@ impl Store for SqlStore {
             .collect()
     }
 
-    async fn insert_order(&self, order: &OrderRecord) -> Result<(), StoreError> {
-        self.insert_order_impl(order).await
+    async fn insert_order(&self, order: &NewOrderRecord) -> Result<(), StoreError> {
+        match &self.order_writer {
+            Some(writer) => writer.insert(order).await,
+            None => insert_orders(&self.pool, &[order]).await,
+        }
     }
 
     async fn find_order(&self, id: &str) -> Result<Option<OrderRecord>, StoreError> {
-        self.find_order_where("id", id).await
+        self.find_order_impl(id).await
     }
 
-    async fn find_order_by_idempotency_key(
-        &self,
-        key: &str,
-    ) -> Result<Option<OrderRecord>, StoreError> {
-        self.find_order_where("idempotency_key", key).await
+    async fn update_order(&self, change: &OrderChange<'_>) -> Result<bool, StoreError> {
+        self.update_order_impl(change).await
     }
 
-    async fn update_order(
+    async fn claim_idempotency_key(
         &self,
-        order: &OrderRecord,
-        expected_status: &str,
-        detail: Option<&str>,
+        key: &IdempotencyKey,
+        request_hash: &str,
+        now: i64,
+        ttl_seconds: i64,
+    ) -> Result<IdempotencyClaim, StoreError> {
+        self.claim_idempotency_key_impl(key, request_hash, now, ttl_seconds)
+            .await
+    }
+
+    async fn reclaim_idempotency_key(
+        &self,
+        key: &IdempotencyKey,
+        since: Option<i64>,
+        now: i64,
     ) -> Result<bool, StoreError> {
-        self.update_order_impl(order, expected_status, detail).await
+        self.reclaim_idempotency_key_impl(key, since, now).await
+    }
+
+    async fn prune_idempotency_keys(&self, now: i64) -> Result<u64, StoreError> {
+        self.prune_idempotency_keys_impl(now).await
     }
 
     async fn order_events(
@@ -239,6 +265,10 @@ impl Store for SqlStore {
     ) -> Result<Vec<OrderRecord>, StoreError> {
         self.lease_due_orders_impl(now, owner, lease_seconds, limit)
             .await
+    }
+
+    async fn release_lease(&self, id: &str, owner: &str, seconds: i64) -> Result<(), StoreError> {
+        self.release_lease_impl(id, owner, seconds).await
     }
 
     async fn overdue_new_orders(
@@ -343,307 +373,13 @@ impl Store for SqlStore {
     }
 }
 
-pub(super) const ORDER_COLUMNS: &str = "id, status, rate_type, direction, provider, from_code, to_code, \
-    from_amount, to_amount, rate, from_usd, to_usd, deposit_address, deposit_tag, to_address, \
-    to_tag, refund_address, refund_tag, metadata, owner_user_id, idempotency_key, \
-    received_amount, payout_amount, emergency_reason, emergency_choice, created_at, expires_at, \
-    rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, affiliate_user_id, \
-    partner_fee_percent, notify_email, provider_order_id, provider_order_token";
-
-/// How many columns `ORDER_COLUMNS` names.
-const ORDER_COLUMN_COUNT: usize = 37;
-
-fn order_from_row(row: &sqlx::any::AnyRow) -> Result<OrderRecord, sqlx::Error> {
-    Ok(OrderRecord {
-        id: row.try_get("id")?,
-        status: row.try_get("status")?,
-        rate_type: row.try_get("rate_type")?,
-        direction: row.try_get("direction")?,
-        provider: row.try_get("provider")?,
-        from_code: row.try_get("from_code")?,
-        to_code: row.try_get("to_code")?,
-        from_amount: row.try_get("from_amount")?,
-        to_amount: row.try_get("to_amount")?,
-        rate: row.try_get("rate")?,
-        from_usd: row.try_get("from_usd")?,
-        to_usd: row.try_get("to_usd")?,
-        deposit_address: row.try_get("deposit_address")?,
-        deposit_tag: row.try_get("deposit_tag")?,
-        to_address: row.try_get("to_address")?,
-        to_tag: row.try_get("to_tag")?,
-        refund_address: row.try_get("refund_address")?,
-        refund_tag: row.try_get("refund_tag")?,
-        metadata: row.try_get("metadata")?,
-        owner_user_id: row.try_get("owner_user_id")?,
-        idempotency_key: row.try_get("idempotency_key")?,
-        received_amount: row.try_get("received_amount")?,
-        payout_amount: row.try_get("payout_amount")?,
-        emergency_reason: row.try_get("emergency_reason")?,
-        emergency_choice: row.try_get("emergency_choice")?,
-        created_at: row.try_get("created_at")?,
-        expires_at: row.try_get("expires_at")?,
-        rate_expires_at: row.try_get("rate_expires_at")?,
-        updated_at: row.try_get("updated_at")?,
-        finished_at: row.try_get("finished_at")?,
-        next_step_at: row.try_get("next_step_at")?,
-        api_key_id: row.try_get("api_key_id")?,
-        affiliate_user_id: row.try_get("affiliate_user_id")?,
-        partner_fee_percent: row.try_get("partner_fee_percent")?,
-        notify_email: row.try_get("notify_email")?,
-        provider_order_id: row.try_get("provider_order_id")?,
-        provider_order_token: row.try_get("provider_order_token")?,
-    })
-}
-
-pub(super) fn orders_from_rows(rows: &[sqlx::any::AnyRow]) -> Result<Vec<OrderRecord>, StoreError> {
-    rows.iter()
-        .map(|r| order_from_row(r).map_err(StoreError::from))
-        .collect()
-}
-
-async fn append_event<'c>(
-    tx: &mut sqlx::Transaction<'c, sqlx::Any>,
-    order: &OrderRecord,
-    detail: Option<&str>,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO order_events (order_id, status, detail, created_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(&order.id)
-    .bind(&order.status)
-    .bind(detail)
-    .bind(order.updated_at)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Stores `orders` and the first event of each in one transaction, with one statement for the
-/// orders and one for the events however many there are. A unique violation (a reused
-/// idempotency key or deposit address) is `StoreError::Conflict`, and nothing is stored.
-pub(super) async fn insert_orders(
-    pool: &AnyPool,
-    orders: &[&OrderRecord],
-) -> Result<(), StoreError> {
-    let order_sql = format!(
-        "INSERT INTO orders ({ORDER_COLUMNS}) VALUES {}",
-        value_rows(orders.len(), ORDER_COLUMN_COUNT)
-    );
-    let mut insert = sqlx::query(&order_sql);
-    for o in orders {
-        insert = insert
-            .bind(&o.id)
-            .bind(&o.status)
-            .bind(&o.rate_type)
-            .bind(&o.direction)
-            .bind(&o.provider)
-            .bind(&o.from_code)
-            .bind(&o.to_code)
-            .bind(&o.from_amount)
-            .bind(&o.to_amount)
-            .bind(&o.rate)
-            .bind(&o.from_usd)
-            .bind(&o.to_usd)
-            .bind(&o.deposit_address)
-            .bind(&o.deposit_tag)
-            .bind(&o.to_address)
-            .bind(&o.to_tag)
-            .bind(&o.refund_address)
-            .bind(&o.refund_tag)
-            .bind(&o.metadata)
-            .bind(&o.owner_user_id)
-            .bind(&o.idempotency_key)
-            .bind(&o.received_amount)
-            .bind(&o.payout_amount)
-            .bind(&o.emergency_reason)
-            .bind(&o.emergency_choice)
-            .bind(o.created_at)
-            .bind(o.expires_at)
-            .bind(o.rate_expires_at)
-            .bind(o.updated_at)
-            .bind(o.finished_at)
-            .bind(o.next_step_at)
-            .bind(&o.api_key_id)
-            .bind(&o.affiliate_user_id)
-            .bind(&o.partner_fee_percent)
-            .bind(&o.notify_email)
-            .bind(&o.provider_order_id)
-            .bind(&o.provider_order_token);
-    }
-    let event_sql = format!(
-        "INSERT INTO order_events (order_id, status, detail, created_at) VALUES {}",
-        value_rows(orders.len(), 4)
-    );
-    let mut events = sqlx::query(&event_sql);
-    for o in orders {
-        events = events
-            .bind(&o.id)
-            .bind(&o.status)
-            .bind("created")
-            .bind(o.updated_at);
-    }
-    let mut tx = pool.begin().await?;
-    insert.execute(&mut *tx).await?;
-    events.execute(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(())
-}
-
-/// `($1, $2), ($3, $4)` for two rows of two columns.
-fn value_rows(rows: usize, columns: usize) -> String {
-    (0..rows)
-        .map(|row| {
-            let row = (1..=columns)
-                .map(|column| format!("${}", row * columns + column))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("({row})")
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl SqlStore {
     /// This store's turn to write, on SQLite (see `sqlite_writer`); held until the transaction ends.
-    async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+    pub(super) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         match self.backend {
             Backend::Sqlite => Some(self.sqlite_writer.lock().await),
             Backend::Postgres => None,
         }
-    }
-
-    pub(super) async fn insert_order_impl(&self, order: &OrderRecord) -> Result<(), StoreError> {
-        match &self.order_writer {
-            Some(writer) => writer.insert(order).await,
-            None => insert_orders(&self.pool, &[order]).await,
-        }
-    }
-
-    pub(super) async fn update_order_impl(
-        &self,
-        o: &OrderRecord,
-        expected_status: &str,
-        detail: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        let _turn = self.write_turn().await;
-        let mut tx = self.pool.begin().await?;
-        let result = sqlx::query(
-            "UPDATE orders SET status = $1, to_amount = $2, received_amount = $3, \
-             payout_amount = $4, refund_address = $5, refund_tag = $6, emergency_reason = $7, \
-             emergency_choice = $8, updated_at = $9, finished_at = $10, next_step_at = $11, \
-             lease_owner = NULL, lease_until = NULL \
-             WHERE id = $12 AND status = $13",
-        )
-        .bind(&o.status)
-        .bind(&o.to_amount)
-        .bind(&o.received_amount)
-        .bind(&o.payout_amount)
-        .bind(&o.refund_address)
-        .bind(&o.refund_tag)
-        .bind(&o.emergency_reason)
-        .bind(&o.emergency_choice)
-        .bind(o.updated_at)
-        .bind(o.finished_at)
-        .bind(o.next_step_at)
-        .bind(&o.id)
-        .bind(expected_status)
-        .execute(&mut *tx)
-        .await?;
-        if result.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        if o.status != expected_status {
-            append_event(&mut tx, o, detail).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
-    }
-
-    pub(super) async fn find_order_where(
-        &self,
-        column: &str,
-        value: &str,
-    ) -> Result<Option<OrderRecord>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {ORDER_COLUMNS} FROM orders WHERE {column} = $1"
-        ))
-        .bind(value)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.as_ref().map(order_from_row).transpose()?)
-    }
-
-    pub(super) async fn order_events_impl(
-        &self,
-        id: &str,
-        after: i64,
-    ) -> Result<Vec<OrderEventRecord>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, order_id, status, detail, created_at FROM order_events \
-             WHERE order_id = $1 AND id > $2 ORDER BY id",
-        )
-        .bind(id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(OrderEventRecord {
-                    id: r.try_get("id")?,
-                    order_id: r.try_get("order_id")?,
-                    status: r.try_get("status")?,
-                    detail: r.try_get("detail")?,
-                    created_at: r.try_get("created_at")?,
-                })
-            })
-            .collect()
-    }
-
-    pub(super) async fn lease_due_orders_impl(
-        &self,
-        now: i64,
-        owner: &str,
-        lease_seconds: i64,
-        limit: i64,
-    ) -> Result<Vec<OrderRecord>, StoreError> {
-        // Every second, even when nothing is due: a write, so it takes its turn too.
-        let _turn = self.write_turn().await;
-        // The lease condition is repeated outside the subquery so that PostgreSQL re-checks it
-        // after waiting for a row another replica is leasing at the same moment.
-        let rows = sqlx::query(&format!(
-            "UPDATE orders SET lease_owner = $1, lease_until = $2 \
-             WHERE id IN (SELECT id FROM orders WHERE next_step_at IS NOT NULL \
-                 AND next_step_at <= $3 AND (lease_until IS NULL OR lease_until < $3) \
-                 ORDER BY next_step_at LIMIT $4) \
-             AND (lease_until IS NULL OR lease_until < $3) \
-             RETURNING {ORDER_COLUMNS}"
-        ))
-        .bind(owner)
-        .bind(now + lease_seconds)
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        orders_from_rows(&rows)
-    }
-
-    pub(super) async fn orders_query(
-        &self,
-        condition: &str,
-        order_by: &str,
-        value: Option<i64>,
-        limit: i64,
-    ) -> Result<Vec<OrderRecord>, StoreError> {
-        let sql = format!(
-            "SELECT {ORDER_COLUMNS} FROM orders WHERE {condition} ORDER BY {order_by} LIMIT $1"
-        );
-        let mut query = sqlx::query(&sql).bind(limit);
-        if let Some(value) = value {
-            query = query.bind(value);
-        }
-        let rows = query.fetch_all(&self.pool).await?;
-        orders_from_rows(&rows)
     }
 
     pub(super) async fn secret_impl(
@@ -680,17 +416,6 @@ mod tests {
         assert_eq!(
             prepare_sqlite_url("sqlite::memory:?cache=shared").expect("url"),
             "sqlite://:memory:?cache=shared"
-        );
-    }
-
-    #[test]
-    fn value_rows_number_the_placeholders_row_after_row() {
-        assert_eq!(value_rows(1, 3), "($1, $2, $3)");
-        assert_eq!(value_rows(2, 2), "($1, $2), ($3, $4)");
-        assert_eq!(
-            ORDER_COLUMNS.split(',').count(),
-            ORDER_COLUMN_COUNT,
-            "ORDER_COLUMN_COUNT counts ORDER_COLUMNS"
         );
     }
 

@@ -11,6 +11,7 @@ mod exchange;
 mod faults;
 mod helpers;
 mod markets;
+mod money_path;
 mod oauth;
 mod orders;
 mod partners;

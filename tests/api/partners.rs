@@ -23,7 +23,6 @@ on_both_backends!(
     an_emergency_refund_through_the_api_reverses_the_commission,
     a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid,
     webhooks_are_signed_and_retried_after_a_server_error,
-    a_commission_left_pending_by_a_crash_is_settled_by_the_worker,
 );
 
 /// Lowercase hex HMAC-SHA256 of `body` under `secret`.
@@ -56,8 +55,8 @@ pub(crate) async fn app_on(db: Db) -> Option<TestApp> {
 }
 
 pub(crate) struct Partner {
-    token: String,
-    referral_code: String,
+    pub(crate) token: String,
+    pub(crate) referral_code: String,
 }
 
 pub(crate) async fn partner(app: &TestApp, email: &str, verified: bool) -> Partner {
@@ -82,7 +81,7 @@ pub(crate) async fn partner(app: &TestApp, email: &str, verified: bool) -> Partn
 }
 
 impl TestApp {
-    async fn as_user(
+    pub(crate) async fn as_user(
         &self,
         method: reqwest::Method,
         path: &str,
@@ -158,7 +157,7 @@ impl TestApp {
         assert_eq!(response.status(), StatusCode::OK);
     }
 
-    async fn summary(&self, partner: &Partner) -> Value {
+    pub(crate) async fn summary(&self, partner: &Partner) -> Value {
         json_of(
             self.as_user(reqwest::Method::GET, "/api/affiliate", &partner.token)
                 .await
@@ -181,7 +180,7 @@ impl TestApp {
     }
 }
 
-async fn eventually<F, Fut>(what: &str, mut probe: F)
+pub(crate) async fn eventually<F, Fut>(what: &str, mut probe: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
@@ -486,39 +485,6 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
         (revoked["code"].as_i64(), revoked["msg"].as_str()),
         (Some(311), Some("Invalid API key"))
     );
-}
-
-async fn a_commission_left_pending_by_a_crash_is_settled_by_the_worker(db: Db) {
-    let Some(app) = app_on(db).await else {
-        return;
-    };
-    let erin = partner(&app, "erin@example.com", true).await;
-    let order = json_of(
-        app.post_json(
-            "/api/create-order",
-            &json!({ "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.5", "toAddress": ETH_ADDRESS,
-                     "direction": "from", "type": "float", "referral_code": erin.referral_code }),
-        )
-        .await,
-    )
-    .await;
-    let id = order["data"]["id"].as_str().unwrap().to_owned();
-    assert_eq!(
-        commission_of(&app.summary(&erin).await, &id)["commission_state"],
-        "pending"
-    );
-    // The order's completion is stored, and the process dies before settling the commission.
-    let mut completed = app.store.find_order(&id).await.unwrap().unwrap();
-    completed.status = "COMPLETED".into();
-    completed.payout_amount = Some(completed.to_amount.clone());
-    assert!(
-        app.store
-            .update_order(&completed, "NEW", None)
-            .await
-            .unwrap()
-    );
-    commission_settles(&app, &erin, &id, "available").await;
-    assert_ne!(app.summary(&erin).await["earned_usd"], "0");
 }
 
 async fn an_emergency_refund_through_the_api_reverses_the_commission(db: Db) {

@@ -12,10 +12,33 @@ use crate::domain::currency::Currency;
 
 const CRC16: Crc<u16> = Crc::<u16>::new(&CRC_16_XMODEM);
 
-/// A fresh address and, for chains that need one, a memo/tag.
+/// Where a customer pays: a fresh address; or, for coins paid with a memo/tag, the one address
+/// the sandbox keeps for that coin with a fresh tag — as real providers do, since such chains
+/// tell deposits apart by their tag.
 pub fn deposit_address(currency: &Currency, rng: &mut impl Rng) -> (String, Option<String>) {
+    let tag = match currency.family {
+        AddressFamily::Xrp => Some(rng.random_range(100_000..4_000_000_000_u32).to_string()),
+        _ if currency.has_tag() => Some(rng.random_range(100_000_000..999_999_999_u32).to_string()),
+        _ => None,
+    };
+    let address = match tag {
+        Some(_) => shared_address(currency),
+        None => address_of(currency, rng),
+    };
+    (address, tag)
+}
+
+/// The one address of a memo coin: the same for every order (derived from its code).
+fn shared_address(currency: &Currency) -> String {
+    use rand::SeedableRng;
+    use sha2::Digest;
+    let seed: [u8; 32] = sha2::Sha256::digest(format!("sandbox:{}", currency.code)).into();
+    address_of(currency, &mut rand::rngs::StdRng::from_seed(seed))
+}
+
+fn address_of(currency: &Currency, rng: &mut impl Rng) -> String {
     let mut bytes = |n: usize| -> Vec<u8> { (0..n).map(|_| rng.random()).collect() };
-    let address = match currency.family {
+    match currency.family {
         AddressFamily::Btc => segwit("bc", &bytes(20)),
         AddressFamily::Ltc => segwit("ltc", &bytes(20)),
         AddressFamily::Doge => base58check(&[0x1e], &bytes(20)),
@@ -43,15 +66,7 @@ pub fn deposit_address(currency: &Currency, rng: &mut impl Rng) -> (String, Opti
         AddressFamily::Eos => "ferrysandbox".to_owned(),
         AddressFamily::Ton => ton(&bytes(32)),
         AddressFamily::Other => format!("sbx{}", hex::encode(bytes(20))),
-    };
-    let tag = match currency.family {
-        AddressFamily::Xrp => Some(rng.random_range(100_000..4_000_000_000_u32).to_string()),
-        _ if currency.tag.is_some() => {
-            Some(rng.random_range(100_000_000..999_999_999_u32).to_string())
-        }
-        _ => None,
-    };
-    (address, tag)
+    }
 }
 
 fn base58check(version: &[u8], payload: &[u8]) -> String {
@@ -97,6 +112,25 @@ mod tests {
     use super::*;
     use crate::domain::address::{validate_address, validate_tag};
     use crate::domain::currency::Catalogue;
+
+    #[test]
+    fn memo_coins_share_one_address_and_differ_by_tag_others_get_fresh_addresses() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let catalogue = Catalogue::embedded();
+        for code in ["EOS", "XRP", "XLM", "ATOM", "TON"] {
+            let coin = catalogue.get(code).expect(code);
+            let (first, first_tag) = deposit_address(coin, &mut rng);
+            let (second, second_tag) = deposit_address(coin, &mut rng);
+            assert_eq!(first, second, "{code}: one address");
+            assert_ne!(first_tag, second_tag, "{code}: distinct tags");
+            assert!(first_tag.is_some(), "{code}");
+        }
+        let btc = catalogue.get("BTC").unwrap();
+        assert_ne!(
+            deposit_address(btc, &mut rng).0,
+            deposit_address(btc, &mut rng).0
+        );
+    }
 
     #[test]
     fn every_currency_gets_addresses_and_tags_that_pass_the_real_validators() {

@@ -9,7 +9,6 @@ use rust_decimal::Decimal;
 
 use crate::domain::address::{validate_address, validate_tag};
 use crate::domain::currency::Catalogue;
-use crate::domain::fees::{FeeSchedule, RateType};
 use crate::domain::order::OrderStatus;
 use crate::domain::referral::{ReferralCode, day_of};
 use crate::providers::LiquidityProvider;
@@ -135,7 +134,6 @@ pub struct Ledger {
     store: DynStore,
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
-    fees: FeeSchedule,
     pub settings: LedgerSettings,
 }
 
@@ -144,42 +142,49 @@ impl Ledger {
         store: DynStore,
         catalogue: &'static Catalogue,
         provider: Arc<dyn LiquidityProvider>,
-        fees: FeeSchedule,
         settings: LedgerSettings,
     ) -> Ledger {
         Ledger {
             store,
             catalogue,
             provider,
-            fees,
             settings,
         }
     }
 
-    /// The partner (a user id) a new order is attributed to: the API key's owner; else the
-    /// user who referred the signed-in customer; else the owner of the referral code the
-    /// visitor carries. Nobody earns on their own orders.
+    /// The partner (a user id) a site order is attributed to: the user who referred the
+    /// signed-in customer; else the owner of the referral code the visitor carries. Nobody
+    /// earns on their own orders.
     pub async fn attribute(
         &self,
         customer: Option<&UserRecord>,
-        api_key: Option<&ApiKeyRecord>,
         referral_code: Option<&str>,
     ) -> Result<Option<String>, StoreError> {
-        if let Some(key) = api_key {
-            return Ok(Some(key.user_id.clone()));
-        }
-        let code = customer.and_then(|c| c.referred_by.clone()).or_else(|| {
-            referral_code
-                .and_then(ReferralCode::parse)
-                .map(|c| c.as_str().to_owned())
-        });
-        let Some(code) = code else {
-            return Ok(None);
-        };
-        let partner = self.store.find_user_by_referral_code(&code).await?;
+        let code = customer
+            .and_then(|c| c.referred_by.clone())
+            .or_else(|| referral_code.map(str::to_owned));
+        let partner = self.code_owner(code.as_deref()).await?;
         Ok(partner
             .filter(|p| customer.is_none_or(|c| c.id != p.id))
             .map(|p| p.id))
+    }
+
+    /// The partner an order placed through the partner API is attributed to: the owner of the
+    /// `refcode` the request names, when it names a partner; else the key's owner.
+    pub async fn attribute_partner_order(
+        &self,
+        key: &ApiKeyRecord,
+        refcode: Option<&str>,
+    ) -> Result<Option<String>, StoreError> {
+        let named = self.code_owner(refcode).await?;
+        Ok(Some(named.map_or_else(|| key.user_id.clone(), |p| p.id)))
+    }
+
+    async fn code_owner(&self, code: Option<&str>) -> Result<Option<UserRecord>, StoreError> {
+        match code.and_then(ReferralCode::parse) {
+            Some(code) => self.store.find_user_by_referral_code(code.as_str()).await,
+            None => Ok(None),
+        }
     }
 
     /// A markup (`afftax`) within the configured cap.
@@ -197,102 +202,50 @@ impl Ledger {
         }
     }
 
-    /// The order's USD volume (what was received, once known) and the partner's commission.
+    /// The order's USD volume (what was received, once known) and the partner's commission:
+    /// their share of the fee the order was made with, plus their own markup.
     fn commission_of(&self, order: &OrderRecord) -> (Decimal, Decimal) {
-        let ordered_usd = dec(&order.from_usd);
-        let volume = match order.received_amount.as_deref().map(dec) {
-            Some(received) if !dec(&order.from_amount).is_zero() => {
-                ordered_usd * received / dec(&order.from_amount)
+        let volume = match order.received_amount {
+            Some(received) if !order.from_amount.is_zero() => {
+                order.from_usd * received / order.from_amount
             }
-            _ => ordered_usd,
-        };
-        let rate_type = if order.rate_type == "fixed" {
-            RateType::Fixed
-        } else {
-            RateType::Float
+            _ => order.from_usd,
         };
         let hundred = Decimal::ONE_HUNDRED;
-        let share =
-            volume * self.fees.percent(rate_type) / hundred * self.settings.share_percent / hundred;
-        let markup = order
-            .partner_fee_percent
-            .as_deref()
-            .map_or(Decimal::ZERO, dec);
+        let share = volume * order.fee_percent / hundred * self.settings.share_percent / hundred;
+        let markup = order.partner_fee_percent.unwrap_or_default();
         (
             volume.round_dp(2),
             (share + volume * markup / hundred).round_dp(6),
         )
     }
 
-    /// Opens the pending commission of a newly created, attributed order.
-    pub async fn order_created(&self, order: &OrderRecord, now: i64) -> Result<(), StoreError> {
-        let Some(partner) = &order.affiliate_user_id else {
-            return Ok(());
-        };
+    /// The commission of an attributed order as it stands with the order's status: pending
+    /// while the order runs, available (valued in BTC at today's price) once it completes,
+    /// reversed while it is expired, failed or refunded. A late deposit on an expired order
+    /// makes it pending again. Written in the same transaction as the order's change.
+    pub fn commission(&self, order: &OrderRecord, now: i64) -> Option<Commission> {
+        let partner = order.affiliate_user_id.clone()?;
         let (volume, amount) = self.commission_of(order);
-        let commission = Commission {
+        let state = match order.status {
+            OrderStatus::Completed => state::AVAILABLE,
+            OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Failed => state::REVERSED,
+            _ => state::PENDING,
+        };
+        let amount_btc = (state == state::AVAILABLE)
+            .then(|| self.btc_value(amount))
+            .flatten()
+            .map(text);
+        Some(Commission {
             order_id: order.id.clone(),
-            partner_user_id: partner.clone(),
-            state: state::PENDING.into(),
+            partner_user_id: partner,
+            state: state.into(),
             volume_usd: text(volume),
             amount_usd: text(amount),
-            amount_btc: None,
-            created_at: now,
+            amount_btc,
+            created_at: order.created_at,
             updated_at: now,
-        };
-        match self.store.insert_commission(&commission).await {
-            Ok(()) | Err(StoreError::Conflict) => Ok(()),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Settles the commission when the order completes (at today's BTC price) or ends unpaid.
-    pub async fn order_changed(
-        &self,
-        order: &OrderRecord,
-        status: OrderStatus,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        if order.affiliate_user_id.is_none() {
-            return Ok(());
-        }
-        let (_, amount) = self.commission_of(order);
-        match status {
-            OrderStatus::Completed => {
-                let btc = self.btc_value(amount);
-                self.store
-                    .settle_commission(
-                        &order.id,
-                        state::AVAILABLE,
-                        &text(amount),
-                        btc.map(text).as_deref(),
-                        now,
-                    )
-                    .await?;
-            }
-            OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Failed => {
-                self.store
-                    .settle_commission(&order.id, state::REVERSED, &text(amount), None, now)
-                    .await?;
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Settles the commissions of ended orders that are still pending (the order's change was
-    /// stored but its settlement was not). Returns how many it settled.
-    pub async fn settle_missed(&self, now: i64) -> Result<usize, StoreError> {
-        let orders = self.store.orders_with_unsettled_commission(100).await?;
-        let mut settled = 0;
-        for order in &orders {
-            let Some(status) = OrderStatus::parse(&order.status) else {
-                continue;
-            };
-            self.order_changed(order, status, now).await?;
-            settled += 1;
-        }
-        Ok(settled)
+        })
     }
 
     fn btc_value(&self, usd: Decimal) -> Option<Decimal> {
@@ -499,11 +452,11 @@ fn attributed_view(orders: &[OrderRecord], commissions: &[Commission]) -> Vec<At
             AttributedOrder {
                 id: o.id.clone(),
                 created_at: o.created_at,
-                status: o.status.clone(),
+                status: o.status.as_str().to_owned(),
                 from_code: o.from_code.clone(),
                 to_code: o.to_code.clone(),
-                from_amount: o.from_amount.clone(),
-                volume_usd: commission.map_or_else(|| o.from_usd.clone(), |c| c.volume_usd.clone()),
+                from_amount: text(o.from_amount),
+                volume_usd: commission.map_or_else(|| text(o.from_usd), |c| c.volume_usd.clone()),
                 commission_usd: commission.map_or_else(|| "0".into(), |c| c.amount_usd.clone()),
                 commission_state: commission
                     .map_or_else(|| state::PENDING.into(), |c| c.state.clone()),

@@ -14,9 +14,10 @@ use serde_json::json;
 use super::keys::{ApiKeys, is_public_ip, sign};
 use super::wire::{order_object, partner_status};
 use crate::domain::currency::Catalogue;
-use crate::domain::order::OrderStatus;
+use crate::domain::money::to_wire;
 use crate::store::{
-    ApiKeyRecord, DeliveryAttempt, DynStore, OrderRecord, StoreError, WebhookDelivery,
+    ApiKeyRecord, DeliveryAttempt, DynStore, OrderEventRecord, OrderRecord, StoreError,
+    WebhookDelivery,
 };
 
 /// How long a notification is retried.
@@ -75,25 +76,25 @@ impl Webhooks {
             .collect())
     }
 
-    /// Queues one notification per target for the order's current status.
-    pub async fn order_changed(
+    /// One notification per target for the order's current status (`events` is its history
+    /// with the change being made), to be stored with the change itself.
+    pub async fn deliveries(
         &self,
         order: &OrderRecord,
+        events: &[OrderEventRecord],
         token: &str,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<WebhookDelivery>, StoreError> {
         let targets = self.targets(order).await?;
         if targets.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
-        let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
-        let events = self.store.order_events(&order.id, 0).await?;
         let event = |data: serde_json::Value| {
             json!({
                 "event": "order.status",
                 "timestamp": now,
-                "status": partner_status(status),
-                "siteStatus": order.status,
+                "status": partner_status(order.status),
+                "siteStatus": order.status.as_str(),
                 "data": data,
             })
             .to_string()
@@ -101,31 +102,29 @@ impl Webhooks {
         // The key that placed the order gets the whole order object (with its token); the
         // owner's keys hear of orders merely attributed to them (a referred visitor's) without
         // the token or the customer's addresses, which would let them act on the order.
-        let placed = event(order_object(order, &events, self.catalogue, token, now));
+        let placed = event(order_object(order, events, self.catalogue, token, now));
         let attributed = event(attributed_summary(order));
-        for key in targets {
-            self.store
-                .insert_webhook_delivery(&WebhookDelivery {
-                    id: uuid::Uuid::new_v4().to_string(),
-                    api_key_id: key.id.clone(),
-                    order_id: order.id.clone(),
-                    order_status: order.status.clone(),
-                    body: if order.api_key_id.as_deref() == Some(key.id.as_str()) {
-                        placed.clone()
-                    } else {
-                        attributed.clone()
-                    },
-                    created_at: now,
-                    give_up_at: now + RETRY_WINDOW_SECONDS,
-                    attempts: 0,
-                    next_attempt_at: Some(now),
-                    delivered_at: None,
-                    last_status_code: None,
-                    last_error: None,
-                })
-                .await?;
-        }
-        Ok(())
+        Ok(targets
+            .into_iter()
+            .map(|key| WebhookDelivery {
+                id: uuid::Uuid::new_v4().to_string(),
+                order_id: order.id.clone(),
+                order_status: order.status.as_str().to_owned(),
+                body: if order.api_key_id.as_deref() == Some(key.id.as_str()) {
+                    placed.clone()
+                } else {
+                    attributed.clone()
+                },
+                api_key_id: key.id,
+                created_at: now,
+                give_up_at: now + RETRY_WINDOW_SECONDS,
+                attempts: 0,
+                next_attempt_at: Some(now),
+                delivered_at: None,
+                last_status_code: None,
+                last_error: None,
+            })
+            .collect())
     }
 
     /// Sends every notification that is due. Returns how many were delivered.
@@ -254,11 +253,11 @@ async fn resolves_publicly(url: &str) -> bool {
 fn attributed_summary(order: &OrderRecord) -> serde_json::Value {
     json!({
         "id": order.id,
-        "type": order.rate_type,
+        "type": order.rate_type.as_str(),
         "attributed": true,
         "time": { "reg": order.created_at, "update": order.updated_at, "finish": order.finished_at },
-        "from": { "code": order.from_code, "amount": order.received_amount.as_deref().unwrap_or(&order.from_amount) },
-        "to": { "code": order.to_code, "amount": order.payout_amount.as_deref().unwrap_or(&order.to_amount) },
+        "from": { "code": order.from_code, "amount": to_wire(order.received_amount.unwrap_or(order.from_amount)) },
+        "to": { "code": order.to_code, "amount": to_wire(order.payout_amount.unwrap_or(order.to_amount)) },
     })
 }
 

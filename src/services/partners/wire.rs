@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::domain::currency::{Catalogue, Currency};
-use crate::domain::order::OrderStatus;
+use crate::domain::money::to_wire;
+use crate::domain::order::{EmergencyReason, OrderStatus};
 use crate::store::{OrderEventRecord, OrderRecord};
 
 /// A site status as the partner API names it.
@@ -22,12 +23,12 @@ pub fn partner_status(status: OrderStatus) -> &'static str {
 
 /// Ferry's emergency reasons in the partner API's words (a fixed rate that moved after its
 /// window counts as the window having expired).
-fn emergency_status(reason: &str) -> &'static str {
+fn emergency_status(reason: EmergencyReason) -> &'static str {
     match reason {
-        "LESS" => "LESS",
-        "MORE" => "MORE",
-        "LIMIT" => "LIMIT",
-        _ => "EXPIRED",
+        EmergencyReason::Less => "LESS",
+        EmergencyReason::More => "MORE",
+        EmergencyReason::Limit => "LIMIT",
+        EmergencyReason::Expired | EmergencyReason::Rate => "EXPIRED",
     }
 }
 
@@ -39,10 +40,10 @@ fn reached(events: &[OrderEventRecord], statuses: &[&str]) -> Option<i64> {
         .map(|e| e.created_at)
 }
 
-fn tx(amount: Option<&str>, at: Option<i64>, confirmations: Option<u32>) -> Value {
+fn tx(amount: Option<rust_decimal::Decimal>, at: Option<i64>, confirmations: Option<u32>) -> Value {
     json!({
         "id": null,
-        "amount": amount,
+        "amount": amount.map(to_wire),
         "fee": null,
         "ccyfee": null,
         "timeReg": at,
@@ -77,7 +78,7 @@ pub fn order_object(
     token: &str,
     now: i64,
 ) -> Value {
-    let status = OrderStatus::parse(&order.status).unwrap_or(OrderStatus::New);
+    let status = order.status;
     let from = catalogue.get(&order.from_code);
     let to = catalogue.get(&order.to_code);
     let deposit_seen =
@@ -95,11 +96,11 @@ pub fn order_object(
         Some(address) => merge(
             names(from, &order.from_code),
             json!({
-                "amount": refunded.then_some(order.received_amount.as_deref()).flatten(),
+                "amount": refunded.then_some(order.received_amount).flatten().map(to_wire),
                 "address": address,
                 "tag": order.refund_tag,
                 "tx": tx(
-                    refunded.then_some(order.received_amount.as_deref()).flatten(),
+                    refunded.then_some(order.received_amount).flatten(),
                     refunded.then_some(order.finished_at).flatten(),
                     None,
                 ),
@@ -113,7 +114,7 @@ pub fn order_object(
     };
     json!({
         "id": order.id,
-        "type": order.rate_type,
+        "type": order.rate_type.as_str(),
         "email": order.notify_email.clone().unwrap_or_default(),
         "status": partner_status(status),
         "token": token,
@@ -126,28 +127,28 @@ pub fn order_object(
             "left": left,
         },
         "from": merge(names(from, &order.from_code), json!({
-            "amount": order.received_amount.as_deref().unwrap_or(&order.from_amount),
+            "amount": to_wire(order.received_amount.unwrap_or(order.from_amount)),
             "address": order.deposit_address,
             "addressAlt": null,
             "tag": order.deposit_tag,
             "reqConfirmations": confirmations,
             "maxConfirmations": confirmations,
             "tx": tx(
-                order.received_amount.as_deref(),
+                order.received_amount,
                 deposit_seen,
                 confirmed.and(confirmations).or(deposit_seen.map(|_| 0)),
             ),
         })),
         "to": merge(names(to, &order.to_code), json!({
-            "amount": order.payout_amount.as_deref().unwrap_or(&order.to_amount),
+            "amount": to_wire(order.payout_amount.unwrap_or(order.to_amount)),
             "address": order.to_address,
             "tag": order.to_tag,
-            "tx": tx(sent.and(order.payout_amount.as_deref()), sent, sent.map(|_| 1)),
+            "tx": tx(sent.and(order.payout_amount), sent, sent.map(|_| 1)),
         })),
         "back": back,
         "emergency": {
-            "status": order.emergency_reason.as_deref().map(emergency_status).into_iter().collect::<Vec<_>>(),
-            "choice": order.emergency_choice.as_deref().unwrap_or("NONE"),
+            "status": order.emergency_reason.map(emergency_status).into_iter().collect::<Vec<_>>(),
+            "choice": order.emergency_choice.map_or("NONE", |c| c.as_str()),
             "repeat": "0",
         },
     })
@@ -177,10 +178,10 @@ mod tests {
 
     #[test]
     fn emergency_reasons_use_the_partner_vocabulary() {
-        assert_eq!(emergency_status("LESS"), "LESS");
-        assert_eq!(emergency_status("MORE"), "MORE");
-        assert_eq!(emergency_status("LIMIT"), "LIMIT");
-        assert_eq!(emergency_status("EXPIRED"), "EXPIRED");
-        assert_eq!(emergency_status("RATE"), "EXPIRED");
+        assert_eq!(emergency_status(EmergencyReason::Less), "LESS");
+        assert_eq!(emergency_status(EmergencyReason::More), "MORE");
+        assert_eq!(emergency_status(EmergencyReason::Limit), "LIMIT");
+        assert_eq!(emergency_status(EmergencyReason::Expired), "EXPIRED");
+        assert_eq!(emergency_status(EmergencyReason::Rate), "EXPIRED");
     }
 }

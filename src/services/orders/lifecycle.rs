@@ -1,0 +1,452 @@
+//! An order after it is made: its deposit, the steps the sandbox simulates or an upstream
+//! reports, expiry and late deposits, the customer's emergency choice and refund address.
+
+use rust_decimal::Decimal;
+
+use super::{OrderError, Orders, non_empty};
+use crate::domain::currency::Currency;
+use crate::domain::fees::{self, Direction, QuoteInput, RateType};
+use crate::domain::money::{round_down, to_wire};
+use crate::domain::order::{
+    EmergencyChoice, EmergencyReason, OrderEvent, OrderStatus, events_toward,
+};
+use crate::providers::{PairMarket, ProviderError, UpstreamRef, UpstreamState};
+use crate::services::quotes::QuoteError;
+use crate::store::{OrderEffects, OrderRecord};
+
+/// Orders the worker takes in one round.
+const BATCH: i64 = 50;
+/// A step that failed (the database or the provider did) is tried again this much later.
+const FAILED_STEP_RETRY_SECONDS: i64 = 2;
+/// The longest wait between two looks at an upstream order that has stopped moving.
+const MAX_LOOK_INTERVAL_SECONDS: i64 = 3600;
+/// An upstream order nothing has happened to for this long is no longer looked at by itself
+/// (an operator looks at it): an emergency nobody answers, a failure nobody refunds.
+const GIVE_UP_LOOKING_AFTER_SECONDS: i64 = 30 * 86_400;
+
+impl Orders {
+    /// A (simulated) deposit of `amount` (default: exactly what was ordered).
+    pub async fn deposit(
+        &self,
+        id: &str,
+        amount: Option<Decimal>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        let order = self.find(id).await?;
+        let from = self.currency_of(&order.from_code)?;
+        let received = round_down(amount.unwrap_or(order.from_amount), from.precision);
+        if received <= Decimal::ZERO {
+            return Err(OrderError::Invalid(
+                "The deposit must be greater than zero".into(),
+            ));
+        }
+        let mut next = order.clone();
+        next.received_amount = Some(received);
+        let event = match order.status {
+            // A deposit after the window closed: the customer chooses a refund or the exchange.
+            OrderStatus::Expired if !order.is_final(now) => {
+                OrderEvent::Problem(EmergencyReason::Expired)
+            }
+            OrderStatus::Expired => {
+                return Err(OrderError::Conflict(
+                    "The order is closed: its deposit window ended more than a day ago".into(),
+                ));
+            }
+            OrderStatus::New => self.judge_deposit(&order, &mut next, received, now).await?,
+            _ => {
+                return Err(OrderError::Conflict(
+                    "The order is not awaiting a deposit".into(),
+                ));
+            }
+        };
+        let detail = match event {
+            OrderEvent::Problem(reason) => format!(
+                "deposit of {} {}: {}",
+                to_wire(received),
+                from.coin,
+                reason.as_str()
+            ),
+            _ => format!("deposit of {} {} detected", to_wire(received), from.coin),
+        };
+        self.transition(next, event, now, &detail).await
+    }
+
+    /// Decides what a deposit on a NEW order means: fine, or a problem for the customer.
+    async fn judge_deposit(
+        &self,
+        order: &OrderRecord,
+        next: &mut OrderRecord,
+        received: Decimal,
+        now: i64,
+    ) -> Result<OrderEvent, OrderError> {
+        if order.rate_type == RateType::Fixed {
+            if received < order.from_amount {
+                return Ok(OrderEvent::Problem(EmergencyReason::Less));
+            }
+            if received > order.from_amount {
+                return Ok(OrderEvent::Problem(EmergencyReason::More));
+            }
+            let late = order.rate_expires_at.is_some_and(|t| now > t);
+            if late
+                && fees::moved_beyond_tolerance(
+                    order.rate,
+                    self.current_rate(order, received).await?,
+                )
+            {
+                return Ok(OrderEvent::Problem(EmergencyReason::Rate));
+            }
+            return Ok(OrderEvent::DepositDetected);
+        }
+        let (_, _, market) = self.market_of(order).await?;
+        if received < market.min_from || received > market.max_from {
+            return Ok(OrderEvent::Problem(EmergencyReason::Limit));
+        }
+        next.to_amount = self.payout_for(order, received).await?;
+        Ok(OrderEvent::DepositDetected)
+    }
+
+    /// The order's two currencies and their market right now.
+    async fn market_of(
+        &self,
+        order: &OrderRecord,
+    ) -> Result<(&'static Currency, &'static Currency, PairMarket), OrderError> {
+        let from = self.currency_of(&order.from_code)?;
+        let to = self.currency_of(&order.to_code)?;
+        let market = self
+            .provider
+            .market(from, to, order.rate_type)
+            .await
+            .map_err(QuoteError::from)?;
+        Ok((from, to, market))
+    }
+
+    /// What `received` buys at the current market, after the fees the order was made with.
+    async fn payout_for(
+        &self,
+        order: &OrderRecord,
+        received: Decimal,
+    ) -> Result<Decimal, OrderError> {
+        let (from, to, market) = self.market_of(order).await?;
+        let amounts = fees::quote(QuoteInput {
+            direction: Direction::From,
+            amount: received,
+            market_rate: market.rate,
+            fee_percent: order.total_fee_percent(),
+            network_fee: market.network_fee_to,
+            from_precision: from.precision,
+            to_precision: to.precision,
+        });
+        Ok(amounts.map_or(Decimal::ZERO, |a| a.to))
+    }
+
+    async fn current_rate(
+        &self,
+        order: &OrderRecord,
+        received: Decimal,
+    ) -> Result<Decimal, OrderError> {
+        let payout = self.payout_for(order, received).await?;
+        Ok(if received.is_zero() {
+            Decimal::ZERO
+        } else {
+            payout / received
+        })
+    }
+
+    /// The customer's decision on an order in EMERGENCY. It is final: of two requests only one
+    /// is taken, and a second choice is refused. An order an upstream fills gets it passed on
+    /// once; if the upstream refuses it, the choice is undone and the customer told why.
+    pub async fn choose(
+        &self,
+        order: OrderRecord,
+        choice: EmergencyChoice,
+        refund_address: Option<&str>,
+        refund_tag: Option<&str>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        if order.status != OrderStatus::Emergency {
+            return Err(OrderError::Conflict(
+                "The order does not need a decision".into(),
+            ));
+        }
+        if let Some(made) = order.emergency_choice {
+            return Err(OrderError::Conflict(format!(
+                "The choice was already made: {}",
+                made.as_str()
+            )));
+        }
+        let mut next = order.clone();
+        if choice == EmergencyChoice::Refund {
+            if let Some(address) = non_empty(refund_address) {
+                self.apply_refund_address(&mut next, address, refund_tag)?;
+            }
+            if next.refund_address.is_none() {
+                return Err(OrderError::Invalid("Enter a refund address".into()));
+            }
+        }
+        next.emergency_choice = Some(choice);
+        next.updated_at = now;
+        if order.provider_order_id.is_none() {
+            return self.choose_in_sandbox(next, choice, now).await;
+        }
+        // Recorded first: from here the choice is final, whatever happens next.
+        next.next_step_at = Some(now + self.settings.provider_poll_seconds);
+        let recorded = self.write(next, None, &OrderEffects::default()).await?;
+        match self.pass_choice_on(&recorded).await {
+            Ok(()) => {}
+            Err(ProviderError::Rejected(reason)) => {
+                let mut undone = recorded.clone();
+                undone.emergency_choice = None;
+                undone.refund_address = order.refund_address.clone();
+                undone.refund_tag = order.refund_tag.clone();
+                self.write(undone, None, &OrderEffects::default()).await?;
+                return Err(OrderError::Conflict(reason));
+            }
+            Err(error) => {
+                // Kept: the order worker passes it on when the provider answers again.
+                tracing::warn!(order.id = %recorded.id, error = %error, "emergency choice not passed on yet");
+                return Ok(recorded);
+            }
+        }
+        // Follow what the provider made of it at once, so the page moves on.
+        let id = recorded.id.clone();
+        if let Err(error) = self.follow_upstream(recorded, now).await {
+            tracing::warn!(order.id = %id, error = %error, "could not look at the order after the choice");
+        }
+        self.find(&id).await
+    }
+
+    /// The sandbox takes the choice itself: continue now, or refund at its next step.
+    async fn choose_in_sandbox(
+        &self,
+        mut next: OrderRecord,
+        choice: EmergencyChoice,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        match choice {
+            EmergencyChoice::Refund => {
+                next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
+                self.write(next, None, &OrderEffects::default()).await
+            }
+            EmergencyChoice::Exchange => {
+                let received = next.received_amount.unwrap_or(next.from_amount);
+                next.to_amount = self.payout_for(&next, received).await?;
+                self.transition(next, OrderEvent::ContinueChosen, now, "continue chosen")
+                    .await
+            }
+        }
+    }
+
+    /// Passes the recorded choice (with the refund address) to the upstream that fills the order.
+    async fn pass_choice_on(&self, order: &OrderRecord) -> Result<(), ProviderError> {
+        let (Some(reference), Some(choice)) = (upstream_ref(order), order.emergency_choice) else {
+            return Ok(());
+        };
+        let refund = match choice {
+            EmergencyChoice::Refund => order
+                .refund_address
+                .as_deref()
+                .map(|a| (a, order.refund_tag.as_deref())),
+            EmergencyChoice::Exchange => None,
+        };
+        self.provider.choose(&reference, choice, refund).await
+    }
+
+    /// Sets or changes the refund address while the order runs. Once a refund was chosen the
+    /// address is on its way (at an upstream, it went with the choice) and cannot change.
+    pub async fn set_refund_address(
+        &self,
+        order: OrderRecord,
+        address: &str,
+        tag: Option<&str>,
+        now: i64,
+    ) -> Result<OrderRecord, OrderError> {
+        if order.is_final(now) || order.status == OrderStatus::Refunded {
+            return Err(OrderError::Conflict("The order is finished".into()));
+        }
+        if order.emergency_choice == Some(EmergencyChoice::Refund) {
+            return Err(OrderError::Conflict(
+                "The refund was already chosen with its address; it cannot change now".into(),
+            ));
+        }
+        let mut next = order;
+        self.apply_refund_address(&mut next, address, tag)?;
+        next.updated_at = now;
+        self.write(next, None, &OrderEffects::default()).await
+    }
+
+    /// Moves every order whose step is due one step on. Returns how many moved.
+    pub async fn advance_due(&self, owner: &str, now: i64) -> Result<usize, OrderError> {
+        // The lease covers the whole batch, even if every call waits for its full timeout.
+        let lease = BATCH * self.settings.provider_timeout_seconds.max(1) + 30;
+        let due = self
+            .store
+            .lease_due_orders(now, owner, lease, BATCH)
+            .await?;
+        let mut moved = 0;
+        for order in due {
+            let id = order.id.clone();
+            match self.advance(order, now).await {
+                Ok(()) => moved += 1,
+                Err(error) => {
+                    tracing::warn!(order.id = %id, error = %error, "could not advance an order");
+                    // Nothing of the step was written: the lease is shortened so that it is
+                    // tried again soon, by this replica or another.
+                    self.store
+                        .release_lease(&id, owner, FAILED_STEP_RETRY_SECONDS)
+                        .await?;
+                }
+            }
+        }
+        Ok(moved)
+    }
+
+    async fn advance(&self, order: OrderRecord, now: i64) -> Result<(), OrderError> {
+        if order.provider_order_id.is_some() {
+            return self.follow_upstream(order, now).await;
+        }
+        let step = self.settings.sandbox_step_seconds;
+        let mut next = order.clone();
+        let (event, detail, next_step) = match order.status {
+            OrderStatus::New => {
+                // The autopilot pays exactly what was ordered.
+                self.deposit(&order.id, None, now).await?;
+                return Ok(());
+            }
+            OrderStatus::Confirming => {
+                let from = self.currency_of(&order.from_code)?;
+                let detail = format!("{} confirmations reached", from.confirmations);
+                (OrderEvent::DepositConfirmed, detail, Some(now + step))
+            }
+            OrderStatus::Exchange => {
+                next.payout_amount = Some(order.to_amount);
+                (
+                    OrderEvent::Exchanged,
+                    "exchanged".to_owned(),
+                    Some(now + step),
+                )
+            }
+            OrderStatus::Sending => (OrderEvent::PayoutSent, "payout sent".to_owned(), None),
+            OrderStatus::Emergency if order.emergency_choice == Some(EmergencyChoice::Refund) => {
+                (OrderEvent::Refunded, "refund sent".to_owned(), None)
+            }
+            _ => {
+                next.next_step_at = None;
+                next.updated_at = now;
+                self.write(next, None, &OrderEffects::default()).await?;
+                return Ok(());
+            }
+        };
+        next.next_step_at = next_step;
+        self.transition(next, event, now, &detail).await?;
+        Ok(())
+    }
+
+    /// Brings an order an upstream provider fills up to what the provider says of it, replaying
+    /// any steps missed between two looks, passes on a choice it has not heard of yet, and
+    /// schedules the next look.
+    pub(super) async fn follow_upstream(
+        &self,
+        order: OrderRecord,
+        now: i64,
+    ) -> Result<(), OrderError> {
+        let Some(reference) = upstream_ref(&order) else {
+            return Ok(());
+        };
+        // Each look moves the next one on and releases the lease; only news changes `updated_at`.
+        let mut next = order.clone();
+        let state = match self.provider.order_state(&reference).await {
+            Ok(state) => state,
+            Err(error) => {
+                // Look again later: the provider being away changes nothing about the order.
+                next.next_step_at = self.next_look(&order, now);
+                self.write(next, None, &OrderEffects::default()).await?;
+                return Err(QuoteError::from(error).into());
+            }
+        };
+        if order.emergency_choice.is_some()
+            && state.status == OrderStatus::Emergency
+            && state.choice.is_none()
+            && let Err(error) = self.pass_choice_on(&order).await
+        {
+            tracing::warn!(order.id = %order.id, error = %error, "emergency choice not passed on yet");
+        }
+        apply_upstream_amounts(&mut next, &state, now);
+        next.next_step_at = self.next_look(&next, now);
+        // Done after the customer asked for their money back is a refund, however it is told.
+        let target = match (state.status, order.emergency_choice) {
+            (OrderStatus::Completed, Some(EmergencyChoice::Refund)) => OrderStatus::Refunded,
+            (status, _) => status,
+        };
+        let problem = state.problem.unwrap_or(EmergencyReason::Less);
+        let events = events_toward(order.status, target, problem).unwrap_or_else(|| {
+            tracing::warn!(order.id = %order.id, from = order.status.as_str(), to = target.as_str(),
+                "the provider's status cannot be reached from the order's; following on");
+            Vec::new()
+        });
+        if events.is_empty() {
+            self.write(next, None, &OrderEffects::default()).await?;
+            return Ok(());
+        }
+        let detail = format!("{} at {}", target.partner_status(), order.provider);
+        for event in events {
+            next = self.transition(next, event, now, &detail).await?;
+        }
+        Ok(())
+    }
+
+    /// When to look at an upstream order again: soon while it moves, less and less often the
+    /// longer nothing happens to it, and never once it is final or forgotten.
+    pub(super) fn next_look(&self, order: &OrderRecord, now: i64) -> Option<i64> {
+        let idle = (now - order.updated_at).max(0);
+        if order.is_final(now) || idle >= GIVE_UP_LOOKING_AFTER_SECONDS {
+            return None;
+        }
+        let poll = self.settings.provider_poll_seconds;
+        Some(now + (idle / 10).clamp(poll, MAX_LOOK_INTERVAL_SECONDS.max(poll)))
+    }
+
+    /// Expires NEW orders past their deadline. Returns how many expired.
+    pub async fn expire_overdue(&self, now: i64) -> Result<usize, OrderError> {
+        let overdue = self.store.overdue_new_orders(now, 100).await?;
+        let mut expired = 0;
+        for order in overdue {
+            let mut next = order;
+            next.next_step_at = None;
+            // Another replica may expire it first: then this one's write is refused.
+            if self
+                .transition(next, OrderEvent::DeadlinePassed, now, "no deposit in time")
+                .await
+                .is_ok()
+            {
+                expired += 1;
+            }
+        }
+        Ok(expired)
+    }
+}
+
+/// How the order is known at the upstream that fills it.
+fn upstream_ref(order: &OrderRecord) -> Option<UpstreamRef<'_>> {
+    Some(UpstreamRef {
+        provider: &order.provider,
+        id: order.provider_order_id.as_deref()?,
+        token: order.provider_order_token.as_deref()?,
+    })
+}
+
+/// Takes the amounts the upstream reports; news moves `updated_at`.
+fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i64) {
+    let before = (next.received_amount, next.to_amount, next.payout_amount);
+    if let Some(received) = state.received {
+        next.received_amount = Some(received);
+    }
+    if let Some(to_amount) = state.to_amount {
+        next.to_amount = to_amount;
+    }
+    if let Some(paid_out) = state.paid_out {
+        next.payout_amount = Some(paid_out);
+    }
+    if before != (next.received_amount, next.to_amount, next.payout_amount) {
+        next.updated_at = now;
+    }
+}

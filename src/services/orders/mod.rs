@@ -1,0 +1,426 @@
+//! Orders: creation (validated again on the server, idempotent per caller), the deposit, the
+//! lifecycle (simulated by the sandbox or followed at an upstream), expiry and late deposits,
+//! the emergency choice and the refund address (spec/exchange.md §3, §4, §9).
+//!
+//! Every change of an order is one transaction: the order row (compared and swapped on its
+//! version), its event, its commission and its notifications (webhooks, mails) commit together
+//! or not at all.
+
+mod create;
+mod lifecycle;
+
+use std::sync::Arc;
+
+use hmac::{Hmac, Mac};
+use rand::Rng;
+use rust_decimal::Decimal;
+use sha2::Sha256;
+use tokio::sync::broadcast;
+
+use super::availability::CurrencySwitches;
+use super::partners::Partners;
+use super::quotes::{QuoteError, QuoteService};
+use crate::domain::address::{AddressError, validate_address, validate_tag};
+use crate::domain::currency::{Catalogue, Currency};
+use crate::domain::fees::FeeSchedule;
+use crate::domain::language::Language;
+use crate::domain::order::{EmergencyChoice, OrderEvent, OrderStatus};
+use crate::domain::secret::constant_time_eq;
+use crate::providers::LiquidityProvider;
+use crate::store::{
+    DynStore, MailRecord, OrderChange, OrderEffects, OrderEventRecord, OrderRecord, StoreError,
+};
+
+pub use create::{Caller, IDEMPOTENCY_KEY_TTL_SECONDS, NewOrder};
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrderError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("Order not found")]
+    NotFound,
+    #[error("{0}")]
+    Conflict(String),
+    /// The `Idempotency-Key` was used before with a different request.
+    #[error("{0}")]
+    KeyReused(String),
+    #[error("{0}")]
+    Quote(#[from] QuoteError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[derive(Clone)]
+pub struct OrderSettings {
+    /// Seconds an order waits for its deposit.
+    pub expiry_seconds: i64,
+    /// Seconds between simulated steps once the deposit is in.
+    pub sandbox_step_seconds: i64,
+    /// When set, the sandbox deposits the exact amount by itself this long after creation.
+    pub autopilot_seconds: Option<i64>,
+    /// Seconds between two looks at an order an upstream provider fills (while it moves).
+    pub provider_poll_seconds: i64,
+    /// How long one call to a provider may take: the order worker's lease covers a whole batch.
+    pub provider_timeout_seconds: i64,
+    /// Tells signed-in owners about their orders by mail (when their profile wants it).
+    pub status_mails: Option<StatusMails>,
+    /// The partner programme: commissions and webhooks follow every order.
+    pub partners: Option<Arc<Partners>>,
+}
+
+/// What order-status mails need: the outbox and the site's name and address.
+#[derive(Clone)]
+pub struct StatusMails {
+    pub mailer: crate::services::mail::Mailer,
+    pub site_name: String,
+    pub public_url: String,
+}
+
+pub struct Orders {
+    pub store: DynStore,
+    pub catalogue: &'static Catalogue,
+    pub provider: Arc<dyn LiquidityProvider>,
+    pub switches: CurrencySwitches,
+    pub fees: FeeSchedule,
+    pub settings: OrderSettings,
+    token_key: Vec<u8>,
+    changes: broadcast::Sender<String>,
+}
+
+/// Which order changed: wakes the event streams of this process at once.
+pub type OrderChanges = broadcast::Receiver<String>;
+
+impl Orders {
+    pub async fn new(
+        store: DynStore,
+        catalogue: &'static Catalogue,
+        provider: Arc<dyn LiquidityProvider>,
+        switches: CurrencySwitches,
+        fees: FeeSchedule,
+        settings: OrderSettings,
+    ) -> Result<Orders, StoreError> {
+        let candidate = hex::encode(rand::rng().random::<[u8; 32]>());
+        let token_key = hex::decode(store.secret("order_token_key", &candidate).await?)
+            .unwrap_or_else(|_| candidate.into_bytes());
+        let (changes, _) = broadcast::channel(256);
+        Ok(Orders {
+            store,
+            catalogue,
+            provider,
+            switches,
+            fees,
+            settings,
+            token_key,
+            changes,
+        })
+    }
+
+    pub fn subscribe(&self) -> OrderChanges {
+        self.changes.subscribe()
+    }
+
+    /// The secret that proves the holder created the order: an HMAC of its id, so it is
+    /// never stored and a retried creation can hand it out again.
+    pub fn token_of(&self, id: &str) -> String {
+        hex::encode(&self.token_mac(id)[..16])
+    }
+
+    fn token_mac(&self, id: &str) -> Vec<u8> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.token_key).expect("any key length");
+        mac.update(b"order-token:");
+        mac.update(id.as_bytes());
+        mac.finalize().into_bytes().to_vec()
+    }
+
+    fn token_matches(&self, id: &str, token: &str) -> bool {
+        let expected = self.token_mac(id);
+        hex::decode(token)
+            .is_ok_and(|given| given.len() == 16 && constant_time_eq(&given, &expected[..16]))
+    }
+
+    pub fn currency(&self, code: &str) -> Option<&'static Currency> {
+        self.catalogue.get(code)
+    }
+
+    fn quotes(&self, markup: Option<Decimal>) -> QuoteService<'_> {
+        QuoteService {
+            catalogue: self.catalogue,
+            provider: self.provider.as_ref(),
+            switches: &self.switches,
+            fees: markup.map_or(self.fees, |m| self.fees.with_markup(m)),
+        }
+    }
+
+    /// The order, if `token` is its token or `user_id` its owner; otherwise not found (no
+    /// enumeration).
+    pub async fn authorized(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        user_id: Option<&str>,
+    ) -> Result<OrderRecord, OrderError> {
+        let order = self.find(id).await?;
+        let by_token = token.is_some_and(|t| self.token_matches(&order.id, t));
+        let by_owner = user_id.is_some() && order.owner_user_id.as_deref() == user_id;
+        if by_token || by_owner {
+            Ok(order)
+        } else {
+            Err(OrderError::NotFound)
+        }
+    }
+
+    pub async fn find(&self, id: &str) -> Result<OrderRecord, OrderError> {
+        self.store.find_order(id).await?.ok_or(OrderError::NotFound)
+    }
+
+    /// Applies `event` through the state machine and stores the change with its event and its
+    /// consequences, in one transaction.
+    async fn transition(
+        &self,
+        mut next: OrderRecord,
+        event: OrderEvent,
+        now: i64,
+        detail: &str,
+    ) -> Result<OrderRecord, OrderError> {
+        let from = next.status;
+        let to = from
+            .apply(event)
+            .map_err(|e| OrderError::Conflict(e.to_string()))?;
+        next.status = to;
+        next.updated_at = now;
+        match (to, event) {
+            (OrderStatus::Emergency, OrderEvent::Problem(reason)) => {
+                next.emergency_reason = Some(reason);
+                next.emergency_choice = None;
+                next.finished_at = None;
+                next.next_step_at = None;
+            }
+            (OrderStatus::Confirming | OrderStatus::Exchange, _) => {
+                next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
+            }
+            _ => {}
+        }
+        if to.has_ended() {
+            next.finished_at = Some(now);
+            next.next_step_at = None;
+        }
+        if next.provider_order_id.is_some() {
+            next.next_step_at = self.next_look(&next, now);
+        }
+        let effects = self.consequences(&next, detail, now).await?;
+        let next = self.write(next, Some(detail), &effects).await?;
+        tracing::info!(order.id = %next.id, from = from.as_str(), to = to.as_str(), "order status changed");
+        Ok(next)
+    }
+
+    /// Stores `next` if the order is still at the version it was read at, and wakes the event
+    /// streams. Of two writers of one order, the second gets a conflict and nothing is written.
+    async fn write(
+        &self,
+        mut next: OrderRecord,
+        event: Option<&str>,
+        effects: &OrderEffects,
+    ) -> Result<OrderRecord, OrderError> {
+        let stored = self
+            .store
+            .update_order(&OrderChange {
+                order: &next,
+                event,
+                effects,
+            })
+            .await?;
+        if !stored {
+            return Err(OrderError::Conflict("The order changed; try again".into()));
+        }
+        next.version += 1;
+        self.notify(&next.id);
+        Ok(next)
+    }
+
+    /// What a change of status brings with it: the commission as it now stands, the partners'
+    /// webhook notifications and the owner's mails.
+    async fn consequences(
+        &self,
+        order: &OrderRecord,
+        detail: &str,
+        now: i64,
+    ) -> Result<OrderEffects, OrderError> {
+        let mut effects = OrderEffects {
+            mails: self.status_mails(order, now).await?,
+            ..OrderEffects::default()
+        };
+        if let Some(partners) = &self.settings.partners {
+            effects.commission = partners.ledger.commission(order, now);
+            let mut history = self.store.order_events(&order.id, 0).await?;
+            // The event this change appends, as it will be stored.
+            history.push(OrderEventRecord {
+                id: 0,
+                order_id: order.id.clone(),
+                status: order.status.as_str().to_owned(),
+                detail: Some(detail.to_owned()),
+                created_at: now,
+            });
+            effects.webhooks = partners
+                .webhooks
+                .deliveries(order, &history, &self.token_of(&order.id), now)
+                .await?;
+        }
+        Ok(effects)
+    }
+
+    /// Mails to a signed-in owner who wants them and to an address given for the order, for
+    /// the changes worth a mail: the deposit arrived, a decision is needed, and the end.
+    async fn status_mails(
+        &self,
+        order: &OrderRecord,
+        now: i64,
+    ) -> Result<Vec<MailRecord>, StoreError> {
+        let Some(mails) = &self.settings.status_mails else {
+            return Ok(Vec::new());
+        };
+        use crate::services::mail::templates::{self, Reason, StatusMail};
+        let status = match order.status {
+            OrderStatus::Confirming => StatusMail::Confirming,
+            OrderStatus::Emergency => StatusMail::Emergency,
+            OrderStatus::Completed => StatusMail::Completed,
+            OrderStatus::Refunded => StatusMail::Refunded,
+            OrderStatus::Failed => StatusMail::Failed,
+            _ => return Ok(Vec::new()),
+        };
+        // The owner in their language; an address given for the order in English.
+        let mut recipients = Vec::new();
+        if let Some(owner) = &order.owner_user_id
+            && let Some(user) = self
+                .store
+                .find_user(owner)
+                .await?
+                .filter(|u| u.order_emails)
+        {
+            recipients.push((user.email.clone(), user.mail_language(), Reason::Profile));
+        }
+        if let Some(email) = &order.notify_email
+            && !recipients.iter().any(|(r, _, _)| r == email)
+        {
+            recipients.push((email.clone(), Language::En, Reason::Order));
+        }
+        // The public page: the token is not mailed, so a mistyped address cannot act on it.
+        let link = format!(
+            "{}/order-details/{}",
+            mails.public_url.trim_end_matches('/'),
+            order.id
+        );
+        Ok(recipients
+            .into_iter()
+            .map(|(recipient, language, reason)| {
+                let mail = templates::order_status(
+                    language,
+                    &mails.site_name,
+                    &order.id,
+                    status,
+                    &link,
+                    reason,
+                );
+                mails
+                    .mailer
+                    .record(&recipient, &mail.subject, &mail.body, now)
+            })
+            .collect())
+    }
+
+    /// Sends this order's status mails to `email` too (the partner API's `setEmail`).
+    pub async fn set_notify_email(
+        &self,
+        order: &OrderRecord,
+        email: &str,
+    ) -> Result<(), OrderError> {
+        let email = crate::domain::account::Email::parse(email)
+            .map_err(|_| OrderError::Invalid("Invalid email".into()))?;
+        if !self
+            .store
+            .set_order_email(&order.id, email.as_str())
+            .await?
+        {
+            return Err(OrderError::NotFound);
+        }
+        Ok(())
+    }
+
+    fn notify(&self, id: &str) {
+        let _ = self.changes.send(id.to_owned());
+    }
+
+    fn currency_of(&self, code: &str) -> Result<&'static Currency, OrderError> {
+        self.catalogue
+            .get(code)
+            .ok_or_else(|| OrderError::Invalid(format!("Unknown currency {code}")))
+    }
+
+    /// Checks and sets the refund address (and memo) for the send coin's network.
+    fn apply_refund_address(
+        &self,
+        order: &mut OrderRecord,
+        address: &str,
+        tag: Option<&str>,
+    ) -> Result<(), OrderError> {
+        let from = self.currency_of(&order.from_code)?;
+        check_address(from, address)?;
+        order.refund_address = Some(address.trim().to_owned());
+        order.refund_tag = check_tag(from, tag)?;
+        Ok(())
+    }
+}
+
+/// The customer's decision, as the partner API and the site name it.
+pub fn parse_choice(raw: &str) -> Result<EmergencyChoice, OrderError> {
+    EmergencyChoice::parse(raw)
+        .ok_or_else(|| OrderError::Invalid("choice must be REFUND or EXCHANGE".into()))
+}
+
+fn check_address(currency: &Currency, address: &str) -> Result<(), OrderError> {
+    validate_address(currency.family, &currency.network, address).map_err(|error| {
+        let label = format!("{} ({})", currency.coin, currency.network_label());
+        OrderError::Invalid(match error {
+            AddressError::Empty => format!("Enter your {label} address"),
+            AddressError::Checksum => {
+                format!("Invalid {label} address: the checksum does not match, check it for typos")
+            }
+            AddressError::Format | AddressError::WrongNetwork => {
+                format!("Invalid {label} address format")
+            }
+        })
+    })
+}
+
+/// A memo/tag for `currency`: checked where the coin has one, refused where it has none.
+fn check_tag(currency: &Currency, tag: Option<&str>) -> Result<Option<String>, OrderError> {
+    let Some(tag) = non_empty(tag) else {
+        return Ok(None);
+    };
+    if !currency.has_tag() {
+        return Err(OrderError::Invalid(format!(
+            "{} ({}) takes no memo or tag",
+            currency.coin,
+            currency.network_label()
+        )));
+    }
+    validate_tag(currency.family, tag).map_err(|e| {
+        OrderError::Invalid(format!(
+            "Invalid {} {}: {e}",
+            currency.coin,
+            tag_label(currency)
+        ))
+    })?;
+    Ok(Some(tag.to_owned()))
+}
+
+fn tag_label(currency: &Currency) -> String {
+    currency
+        .tag
+        .clone()
+        .unwrap_or_else(|| "memo".into())
+        .to_lowercase()
+}
+
+fn non_empty(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
