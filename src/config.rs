@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
+use ipnet::IpNet;
 use rust_decimal::Decimal;
 use secrecy::SecretString;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -37,7 +38,14 @@ pub struct UpstreamSettings {
     pub url: String,
     pub key: String,
     pub secret: SecretString,
+    /// `FERRY_{NAME}_WEIGHT_PER_MINUTE`: the request weight the upstream allows a minute.
+    pub weight_per_minute: u32,
 }
+
+/// What FixedFloat allows one API key a minute, in units of request weight (its API
+/// documentation, "Request limits": 250 units a minute; creating an order costs 50, every
+/// other request 1).
+pub const FIXEDFLOAT_WEIGHT_PER_MINUTE: u32 = 250;
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Config {
@@ -85,11 +93,27 @@ pub struct Config {
     pub upstreams: Vec<UpstreamSettings>,
     /// `FERRY_SHUTDOWN_GRACE_SECONDS`: how long in-flight requests may finish after SIGTERM.
     pub shutdown_grace_seconds: u64,
-    /// `FERRY_TRUST_PROXY_HEADERS`: take the client address from `X-Forwarded-For` (only behind
-    /// a proxy you control).
-    pub trust_proxy_headers: bool,
+    /// `FERRY_TRUSTED_PROXIES`: the operator's proxies (addresses or CIDR blocks, comma
+    /// separated); behind them the client is the rightmost `X-Forwarded-For` hop not among them.
+    #[serde(deserialize_with = "networks_from_list")]
+    pub trusted_proxies: Vec<IpNet>,
     /// `FERRY_QUOTE_RATE_PER_MINUTE`: quotes one client address may ask for per minute.
     pub quote_rate_per_minute: u32,
+    /// `FERRY_ORDER_RATE_PER_MINUTE`: orders one client address may create per minute.
+    pub order_rate_per_minute: u32,
+    /// `FERRY_REGISTER_RATE_PER_HOUR`: accounts one client address may register per hour.
+    pub register_rate_per_hour: u32,
+    /// `FERRY_CONTACT_RATE_PER_HOUR`: contact messages one client address may send per hour.
+    pub contact_rate_per_hour: u32,
+    /// `FERRY_STREAMS_PER_CLIENT`: order event streams one client address may hold open.
+    pub streams_per_client: u32,
+    /// `FERRY_STREAMS_PER_ORDER`: event streams one order may have open.
+    pub streams_per_order: u32,
+    /// `FERRY_STREAMS_TOTAL`: event streams this server holds open in all.
+    pub streams_total: u32,
+    /// `FERRY_PARTNER_AUTH_FAILURES_PER_MINUTE`: refused partner-API signatures one client may
+    /// send per minute for one key (three times as many over all keys) before it is paused.
+    pub partner_auth_failures_per_minute: u32,
     /// `FERRY_SANDBOX_SEED`: the seed of the sandbox market's random walk.
     pub sandbox_seed: u64,
     /// `FERRY_SANDBOX_MAINTENANCE`: currency codes the sandbox reports under maintenance.
@@ -188,8 +212,15 @@ struct Defaults {
     languages: Vec<&'static str>,
     providers: Vec<&'static str>,
     shutdown_grace_seconds: u64,
-    trust_proxy_headers: bool,
+    trusted_proxies: Vec<&'static str>,
     quote_rate_per_minute: u32,
+    order_rate_per_minute: u32,
+    register_rate_per_hour: u32,
+    contact_rate_per_hour: u32,
+    streams_per_client: u32,
+    streams_per_order: u32,
+    streams_total: u32,
+    partner_auth_failures_per_minute: u32,
     sandbox_seed: u64,
     sandbox_maintenance: Vec<&'static str>,
     sandbox_step_seconds: u32,
@@ -229,8 +260,15 @@ impl Default for Defaults {
             languages: SUPPORTED_LANGUAGES.iter().map(|l| l.code()).collect(),
             providers: vec!["sandbox"],
             shutdown_grace_seconds: 20,
-            trust_proxy_headers: false,
+            trusted_proxies: vec![],
             quote_rate_per_minute: 120,
+            order_rate_per_minute: 10,
+            register_rate_per_hour: 10,
+            contact_rate_per_hour: 5,
+            streams_per_client: 20,
+            streams_per_order: 10,
+            streams_total: 10_000,
+            partner_auth_failures_per_minute: 10,
             sandbox_seed: 42,
             sandbox_maintenance: vec![],
             sandbox_step_seconds: 10,
@@ -286,6 +324,15 @@ impl Config {
     }
 
     fn from_figment(figment: Figment) -> Result<Config, ConfigError> {
+        if figment.contains("trust_proxy_headers") {
+            return Err(ConfigError {
+                setting: "FERRY_TRUST_PROXY_HEADERS".into(),
+                value: String::new(),
+                reason: "replaced by FERRY_TRUSTED_PROXIES: list your proxies' addresses \
+                         (e.g. 10.0.0.0/8); the client is the last forwarded hop not among them"
+                    .into(),
+            });
+        }
         let mut config: Config = figment
             .extract_lossy()
             .map_err(|error| describe(&figment, error))?;
@@ -361,12 +408,22 @@ impl Config {
                 "must be at least 10",
             ));
         }
-        if self.quote_rate_per_minute == 0 {
-            return Err(invalid(
-                "FERRY_QUOTE_RATE_PER_MINUTE",
-                &0,
-                "must be at least 1",
-            ));
+        for (name, value) in [
+            ("FERRY_QUOTE_RATE_PER_MINUTE", self.quote_rate_per_minute),
+            ("FERRY_ORDER_RATE_PER_MINUTE", self.order_rate_per_minute),
+            ("FERRY_REGISTER_RATE_PER_HOUR", self.register_rate_per_hour),
+            ("FERRY_CONTACT_RATE_PER_HOUR", self.contact_rate_per_hour),
+            ("FERRY_STREAMS_PER_CLIENT", self.streams_per_client),
+            ("FERRY_STREAMS_PER_ORDER", self.streams_per_order),
+            ("FERRY_STREAMS_TOTAL", self.streams_total),
+            (
+                "FERRY_PARTNER_AUTH_FAILURES_PER_MINUTE",
+                self.partner_auth_failures_per_minute,
+            ),
+        ] {
+            if value == 0 {
+                return Err(invalid(name, &0, "must be at least 1"));
+            }
         }
         if self.mail_from.parse::<lettre::message::Mailbox>().is_err() {
             return Err(invalid(
@@ -565,6 +622,21 @@ fn comma_list<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>,
     })
 }
 
+fn networks_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<IpNet>, D::Error> {
+    comma_list(d)?
+        .iter()
+        .map(|item| {
+            item.parse::<IpNet>()
+                .or_else(|_| item.parse::<std::net::IpAddr>().map(IpNet::from))
+                .map_err(|_| {
+                    serde::de::Error::custom(format!(
+                        "{item:?} is not an address or a CIDR block such as 10.0.0.0/8"
+                    ))
+                })
+        })
+        .collect()
+}
+
 fn languages_from_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Language>, D::Error> {
     comma_list(d)?
         .iter()
@@ -632,6 +704,24 @@ fn upstreams(
                 url,
                 key: setting("key").ok_or_else(|| missing("key"))?,
                 secret: setting("secret").ok_or_else(|| missing("secret"))?.into(),
+                weight_per_minute: match setting("weight_per_minute") {
+                    None => FIXEDFLOAT_WEIGHT_PER_MINUTE,
+                    Some(value) => {
+                        value
+                            .trim()
+                            .parse()
+                            .ok()
+                            .filter(|w| *w > 0)
+                            .ok_or_else(|| ConfigError {
+                                setting: format!(
+                                    "FERRY_{}_WEIGHT_PER_MINUTE",
+                                    name.to_ascii_uppercase()
+                                ),
+                                value: format!("{value:?}"),
+                                reason: "must be a whole number of at least 1".into(),
+                            })?
+                    }
+                },
             })
         })
         .collect()

@@ -3,6 +3,7 @@
 pub mod config;
 pub mod domain;
 pub mod http;
+pub mod limits;
 pub mod providers;
 pub mod services;
 pub mod store;
@@ -160,6 +161,7 @@ fn upstreams(config: &Config, timeout: Duration) -> anyhow::Result<Vec<Arc<Fixed
                 key: settings.key.clone(),
                 secret: settings.secret.clone(),
                 timeout,
+                weight_per_minute: settings.weight_per_minute,
             })
             .with_context(|| format!("FERRY_{}_URL", settings.name.to_ascii_uppercase()))?;
             Ok(Arc::new(upstream))
@@ -348,9 +350,10 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         accounts.mailer().clone(),
         &config.support_email,
         &config.site_name,
+        config.contact_rate_per_hour,
     ));
     let state = AppState {
-        quote_limiter: http::exchange::quote_limiter(config.quote_rate_per_minute),
+        limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
         store: store.clone(),
         metrics: http::metrics::recorder(),

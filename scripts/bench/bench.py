@@ -94,6 +94,7 @@ def bench(label, database_url=None):
         FERRY_LOG_FORMAT="json",
         # The per-client quote limit would answer 429 to a load generator on one address.
         FERRY_QUOTE_RATE_PER_MINUTE="100000000",
+        FERRY_ORDER_RATE_PER_MINUTE="100000000",
     )
     if database_url:
         env["FERRY_DATABASE_URL"] = database_url

@@ -16,7 +16,7 @@ use super::auth::{
     set_cookie,
 };
 use super::error::ApiError;
-use super::extract::{ApiJson, ApiQuery};
+use super::extract::{ApiJson, ApiQuery, ClientAddress};
 use crate::services::accounts::{CHALLENGE_SECONDS, IssuedSession, LoginOutcome, Registration};
 use crate::services::oauth::{OAuthError, Provider};
 use crate::store::{OrderRecord, SessionRecord, UserRecord};
@@ -134,9 +134,16 @@ struct RegisterRequest {
 )]
 async fn register(
     State(state): State<AppState>,
+    address: ClientAddress,
     Client(client): Client,
     ApiJson(body): ApiJson<RegisterRequest>,
 ) -> Result<Response, ApiError> {
+    // Each registration hashes a password and sends a mail: a client gets only so many.
+    state
+        .limits
+        .registrations
+        .take(&address.key())
+        .map_err(|wait| ApiError::too_many("registrations", wait))?;
     let issued = state
         .accounts
         .register(

@@ -87,7 +87,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let ClientAddress(ip) = ClientAddress::from_request_parts(parts, state).await?;
+        let address = ClientAddress::from_request_parts(parts, state).await?;
         let user_agent = parts
             .headers
             .get(header::USER_AGENT)
@@ -95,7 +95,8 @@ where
             .unwrap_or("")
             .to_owned();
         Ok(Client(ClientInfo {
-            ip: ip.to_string(),
+            ip: address.0.to_string(),
+            throttle_key: address.key().label(),
             user_agent,
         }))
     }

@@ -43,7 +43,7 @@ struct ContactRequest {
 )]
 async fn send_contact_message(
     State(state): State<AppState>,
-    ClientAddress(ip): ClientAddress,
+    client: ClientAddress,
     MaybeUser(user): MaybeUser,
     ApiJson(body): ApiJson<ContactRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
@@ -58,7 +58,7 @@ async fn send_contact_message(
                 message: &body.message,
                 website: body.website.as_deref(),
             },
-            &ip.to_string(),
+            &client.key().label(),
             user.as_ref().map(|u| u.user.id.as_str()),
             crate::now_unix(),
         )

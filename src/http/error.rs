@@ -61,6 +61,17 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// 429 for a client over one of its budgets: what it asked too often, and when to come back.
+    pub fn too_many(what: &str, wait: crate::limits::RetryAfter) -> ApiError {
+        let seconds = wait.seconds();
+        ApiError::TooManyRequests {
+            message: format!("Too many {what} from your address; try again in {seconds} s"),
+            retry_after: seconds as i64,
+        }
+    }
+}
+
 impl From<AccountError> for ApiError {
     fn from(error: AccountError) -> Self {
         let message = error.to_string();

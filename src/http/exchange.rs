@@ -1,7 +1,5 @@
 //! The exchange API of spec/exchange.md §7: the currency list and quotes.
 
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -9,8 +7,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -19,6 +15,7 @@ use super::error::ApiError;
 use super::extract::{ApiJson, ClientAddress};
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::{AmountInput, to_wire};
+use crate::providers::ProviderError;
 use crate::services::quotes::{Quote, QuoteError, QuoteRequest, QuoteService, QuoteSide};
 
 pub fn router() -> Router<AppState> {
@@ -26,14 +23,6 @@ pub fn router() -> Router<AppState> {
         .route("/available-currencies", get(list_available_currencies))
         .route("/exchange-rate", post(get_exchange_rate))
         .route("/validate-address", post(validate_address))
-}
-
-/// Per-client quote budget (`FERRY_QUOTE_RATE_PER_MINUTE`).
-pub type QuoteLimiter = Arc<DefaultKeyedRateLimiter<IpAddr>>;
-
-pub fn quote_limiter(per_minute: u32) -> QuoteLimiter {
-    let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
-    Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute)))
 }
 
 /// A currency of `GET /api/available-currencies` (spec/exchange.md §3), `send`/`recv` from the
@@ -205,12 +194,11 @@ pub fn quote_envelope(quote: &Quote) -> serde_json::Value {
 )]
 async fn get_exchange_rate(
     State(state): State<AppState>,
-    ClientAddress(client): ClientAddress,
+    client: ClientAddress,
     ApiJson(body): ApiJson<ExchangeRateRequest>,
 ) -> Result<Response, ApiError> {
-    if let Err(not_until) = state.quote_limiter.check_key(&client) {
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        return Ok(rate_limited(wait.as_secs() + 1));
+    if let Err(wait) = state.limits.quotes.take(&client.key()) {
+        return Ok(rate_limited(wait.seconds()));
     }
     let service = QuoteService {
         catalogue: state.catalogue,
@@ -231,9 +219,24 @@ async fn get_exchange_rate(
     Ok(Json(quote_envelope(&quote)).into_response())
 }
 
+/// A quote's failure as the client sees it: what was wrong with the request, or that the
+/// provider is away or busy — its details (addresses, messages) go to the log only.
 pub fn quote_error(error: QuoteError) -> ApiError {
     match error {
-        QuoteError::Provider(e) => ApiError::Unavailable(e.to_string()),
+        QuoteError::Provider(ProviderError::Busy(seconds)) => ApiError::TooManyRequests {
+            message: format!(
+                "The exchange service is busy; try again in {seconds} s (until {})",
+                crate::now_unix() + seconds as i64
+            ),
+            retry_after: seconds as i64,
+        },
+        QuoteError::Provider(ProviderError::Rejected(reason)) => ApiError::BadRequest(reason),
+        QuoteError::Provider(e) => {
+            tracing::warn!(error = %e, "provider unavailable");
+            ApiError::Unavailable(
+                "The exchange service is unavailable right now; try again in a moment".into(),
+            )
+        }
         other => ApiError::BadRequest(other.to_string()),
     }
 }

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::AppState;
 use super::error::ApiError;
+use crate::limits::{self, ClientKey};
 
 /// `axum::Json`, with malformed bodies reported as `ApiError`s.
 pub struct ApiJson<T>(pub T);
@@ -47,9 +48,17 @@ where
     }
 }
 
-/// The client's address: the socket peer, or the first `X-Forwarded-For` hop when the operator
-/// says a trusted proxy sets it.
+/// The client's address: the socket peer, or behind the operator's proxies
+/// (`FERRY_TRUSTED_PROXIES`) the hop they say the request came from (see
+/// [`limits::client_address`]).
 pub struct ClientAddress(pub IpAddr);
+
+impl ClientAddress {
+    /// How per-client budgets count this client (an IPv6 client by its /64).
+    pub fn key(&self) -> ClientKey {
+        ClientKey::of(self.0)
+    }
+}
 
 impl<S> FromRequestParts<S> for ClientAddress
 where
@@ -60,23 +69,21 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        if state.config.trust_proxy_headers {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse::<IpAddr>().ok());
-            if let Some(ip) = forwarded {
-                return Ok(ClientAddress(ip));
-            }
-        }
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip())
             .unwrap_or(IpAddr::from([127, 0, 0, 1]));
-        Ok(ClientAddress(peer))
+        let forwarded = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok());
+        Ok(ClientAddress(limits::client_address(
+            peer,
+            forwarded,
+            &state.config.trusted_proxies,
+        )))
     }
 }
 

@@ -50,7 +50,7 @@ pub struct AppState {
     pub catalogue: &'static Catalogue,
     pub provider: Arc<dyn LiquidityProvider>,
     pub switches: CurrencySwitches,
-    pub quote_limiter: exchange::QuoteLimiter,
+    pub limits: Arc<crate::limits::Limits>,
     pub orders: Arc<crate::services::orders::Orders>,
     pub accounts: Arc<crate::services::accounts::Accounts>,
     pub social: Arc<crate::services::oauth::SocialSignIn>,

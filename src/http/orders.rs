@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use super::AppState;
 use super::auth::MaybeUser;
 use super::error::ApiError;
-use super::extract::{ApiJson, ApiQuery};
+use super::extract::{ApiJson, ApiQuery, ClientAddress};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::AmountInput;
@@ -104,10 +104,17 @@ const IDEMPOTENCY_KEY_LIMIT: usize = 128;
 )]
 async fn create_order(
     State(state): State<AppState>,
+    client: ClientAddress,
     MaybeUser(user): MaybeUser,
     headers: HeaderMap,
     ApiJson(body): ApiJson<CreateOrderRequest>,
 ) -> Result<Json<Value>, ApiError> {
+    // First of all: a flood is refused before it costs a quote or a call to a provider.
+    state
+        .limits
+        .orders
+        .take(&client.key())
+        .map_err(|wait| ApiError::too_many("orders", wait))?;
     let key = headers
         .get("idempotency-key")
         .map(|v| v.to_str().map(str::trim))
@@ -310,6 +317,7 @@ async fn set_refund_address(
 )]
 async fn stream_order_events(
     State(state): State<AppState>,
+    client: ClientAddress,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<TokenQuery>,
     headers: HeaderMap,
@@ -318,6 +326,24 @@ async fn stream_order_events(
         .orders
         .authorized(&id, query.token.as_deref(), None)
         .await?;
+    // Each stream holds a connection open: one client, one order and the server have only so
+    // many (the page falls back to polling when refused).
+    let too_many = || ApiError::TooManyRequests {
+        message: "Too many open event streams; try again later".into(),
+        retry_after: 30,
+    };
+    let permits = (
+        state
+            .limits
+            .streams_by_client
+            .enter(client.key())
+            .ok_or_else(too_many)?,
+        state
+            .limits
+            .streams_by_order
+            .enter(order.id.clone())
+            .ok_or_else(too_many)?,
+    );
     // A reconnecting EventSource says which event it saw last: resume after it.
     let after = headers
         .get("last-event-id")
@@ -330,6 +356,7 @@ async fn stream_order_events(
         after,
         finished: false,
         changes: None,
+        _permits: permits,
     };
     let events = stream::unfold(start, |mut s| async move {
         if s.finished {
@@ -385,6 +412,11 @@ struct StreamState {
     after: i64,
     finished: bool,
     changes: Option<crate::services::orders::OrderChanges>,
+    /// The stream's places among the open ones, given back when it ends.
+    _permits: (
+        crate::limits::Permit<crate::limits::ClientKey>,
+        crate::limits::Permit<String>,
+    ),
 }
 
 /// The latest completed orders: real data only, no addresses, ids hashed.

@@ -16,11 +16,13 @@ use sha2::{Digest, Sha256};
 
 use super::AppState;
 use super::exchange::WireSide;
+use super::extract::ClientAddress;
 use crate::domain::address::{validate_address, validate_tag};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::{Amount, to_wire};
 use crate::domain::order::EmergencyChoice;
+use crate::providers::ProviderError;
 use crate::services::orders::{NewOrder, OrderError};
 use crate::services::partners::keys::{KeyAuthError, Permission};
 use crate::services::partners::qr::{payment_uri, png_data_uri};
@@ -122,6 +124,8 @@ fn quote_failure(error: QuoteError) -> Failure {
             Failure::invalid("toCcy is incorrect")
         }
         QuoteError::InvalidAmount(_) => Failure::invalid("amount is incorrect"),
+        QuoteError::Provider(ProviderError::Busy(seconds)) => rate_limited(seconds),
+        QuoteError::Provider(ProviderError::Rejected(reason)) => Failure::invalid(reason),
         QuoteError::Provider(e) => {
             tracing::warn!(error = %e, "partner API: provider unavailable");
             Failure::invalid("Temporarily unavailable, try again later")
@@ -137,9 +141,11 @@ struct Call {
 }
 
 /// Authenticates and parses a request, in the order that charges the partner nothing for a
-/// refused one: size, key and signature, permission, JSON, then the key's allowance.
+/// refused one: size, key and signature, permission, JSON, then the key's allowance. A client
+/// that keeps sending bad signatures (guessing a secret) is paused, per key and over all keys.
 async fn admit(
     state: &AppState,
+    client: &ClientAddress,
     headers: &HeaderMap,
     body: Body,
     needs: Permission,
@@ -155,11 +161,30 @@ async fn admit(
         })?;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let keys = &state.partners.keys;
+    let limits = &state.limits;
+    let claimed = (
+        header("x-api-key")
+            .unwrap_or_default()
+            .trim()
+            .chars()
+            .take(128)
+            .collect::<String>(),
+        client.key(),
+    );
+    if !limits.auth_failures.has_room(&claimed)
+        || !limits.auth_failures_by_client.has_room(&claimed.1)
+    {
+        return Err(rate_limited(60));
+    }
     let key = keys
         .authenticate(header("x-api-key"), header("x-api-sign"), &raw)
         .await
         .map_err(|e| match e {
-            KeyAuthError::Refused(refusal) => Failure::new(code::AUTH, refusal.to_string()),
+            KeyAuthError::Refused(refusal) => {
+                limits.auth_failures.count(&claimed);
+                limits.auth_failures_by_client.count(&claimed.1);
+                Failure::new(code::AUTH, refusal.to_string())
+            }
             KeyAuthError::Store(e) => Failure::internal(e),
         })?;
     let allowed = Permission::parse(&key.permission).is_some_and(|p| p.allows(needs));
@@ -182,15 +207,20 @@ async fn admit(
         Ok(_) => return Err(Failure::invalid("The body must be a JSON object")),
         Err(_) => return Err(Failure::invalid("The body is not valid JSON")),
     };
-    keys.take_allowance(&key).map_err(|wait| Failure {
+    keys.take_allowance(&key).map_err(rate_limited)?;
+    Ok(Call { key, body, raw })
+}
+
+/// HTTP 429 and code 429, saying when to come back.
+fn rate_limited(wait: u64) -> Failure {
+    Failure {
         http: StatusCode::TOO_MANY_REQUESTS,
         retry_after: Some(wait),
         ..Failure::new(
             code::RATE_LIMIT,
             format!("Rate limit exceeded, retry in {wait} s"),
         )
-    })?;
-    Ok(Call { key, body, raw })
+    }
 }
 
 /// Answers a method: success counts one use of the key.
@@ -213,6 +243,7 @@ async fn answer(state: &AppState, call: &Call, result: Result<Value, Failure>) -
 
 async fn run<F, Fut>(
     state: AppState,
+    client: ClientAddress,
     headers: HeaderMap,
     body: Body,
     needs: Permission,
@@ -222,7 +253,7 @@ where
     F: FnOnce(AppState, Call) -> Fut,
     Fut: std::future::Future<Output = (Call, Result<Value, Failure>)>,
 {
-    let call = match admit(&state, &headers, body, needs).await {
+    let call = match admit(&state, &client, &headers, body, needs).await {
         Ok(call) => call,
         Err(failure) => return failure.into_response(),
     };
@@ -462,9 +493,15 @@ struct SetEmailRequest {
     request_body(content = Object, example = json!({})),
     responses((status = 200, description = "The envelope; data is the currency list", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": [{"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "recv": 1, "send": 1, "tag": null, "logo": "https://ferry.example/coins/btc.svg", "color": "#f7931a", "priority": 10}]})))
 )]
-async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn ccies(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Read,
@@ -496,9 +533,15 @@ async fn ccies(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     request_body = PriceRequest,
     responses((status = 200, description = "The envelope; data is {from, to, errors, ccies?}", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"from": {"code": "BTC", "coin": "BTC", "network": "BTC", "amount": "0.1", "rate": "32.841", "precision": 8, "min": "0.00009524", "max": "0.95238096", "usd": "10500.21", "btc": "0.1"}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "amount": "3.2841", "rate": "0.03044974", "precision": 8, "min": "0.0031", "max": "31.27", "usd": "10447.70"}, "errors": []}})))
 )]
-async fn price(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn price(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Read,
@@ -539,9 +582,15 @@ async fn price_data(state: &AppState, call: &Call) -> Result<Value, Failure> {
     request_body = CreateRequest,
     responses((status = 200, description = "The envelope; data is the order object", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"id": "7KQ2M9XHT4WZ3PNA", "type": "float", "email": "", "status": "NEW", "token": "3f9c0d6a1b2e4c5d8e7f6a5b4c3d2e1f", "time": {"reg": 1795400000, "start": null, "finish": null, "update": 1795400000, "expiration": 1795401800, "left": 1800}, "from": {"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "alias": "btc", "amount": "0.1", "address": "bc1qsr474eqlpkjz39x8nzs4fmexd50fcmmr4mfl7c", "addressAlt": null, "tag": null, "tagName": null, "reqConfirmations": 2, "maxConfirmations": 2, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "name": "Ethereum", "alias": "eth", "amount": "3.2841", "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "back": {"code": null, "coin": null, "network": null, "name": null, "alias": null, "amount": null, "address": null, "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "emergency": {"status": [], "choice": "NONE", "repeat": "0"}}})))
 )]
-async fn create(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn create(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Trade,
@@ -643,9 +692,15 @@ async fn find_order(state: &AppState, call: &Call) -> Result<OrderRecord, Failur
     request_body = OrderRequest,
     responses((status = 200, description = "The envelope; data is the order object", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": {"id": "7KQ2M9XHT4WZ3PNA", "type": "float", "email": "", "status": "NEW", "token": "3f9c0d6a1b2e4c5d8e7f6a5b4c3d2e1f", "time": {"reg": 1795400000, "start": null, "finish": null, "update": 1795400000, "expiration": 1795401800, "left": 1800}, "from": {"code": "BTC", "coin": "BTC", "network": "BTC", "name": "Bitcoin", "alias": "btc", "amount": "0.1", "address": "bc1qsr474eqlpkjz39x8nzs4fmexd50fcmmr4mfl7c", "addressAlt": null, "tag": null, "tagName": null, "reqConfirmations": 2, "maxConfirmations": 2, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "to": {"code": "ETH", "coin": "ETH", "network": "ETH", "name": "Ethereum", "alias": "eth", "amount": "3.2841", "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "back": {"code": null, "coin": null, "network": null, "name": null, "alias": null, "amount": null, "address": null, "tag": null, "tagName": null, "tx": {"id": null, "amount": null, "fee": null, "ccyfee": null, "timeReg": null, "timeBlock": null, "confirmations": null}}, "emergency": {"status": [], "choice": "NONE", "repeat": "0"}}})))
 )]
-async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn order(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Trade,
@@ -667,9 +722,15 @@ async fn order(State(state): State<AppState>, headers: HeaderMap, body: Body) ->
     request_body = EmergencyRequest,
     responses((status = 200, description = "The envelope; data is true", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": true})))
 )]
-async fn emergency(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn emergency(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Trade,
@@ -714,9 +775,15 @@ async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
     request_body = SetEmailRequest,
     responses((status = 200, description = "The envelope; data is true", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": true})))
 )]
-async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn set_email(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Trade,
@@ -748,9 +815,15 @@ async fn set_email(State(state): State<AppState>, headers: HeaderMap, body: Body
     request_body = OrderRequest,
     responses((status = 200, description = "The envelope; data is [{title, src, checked}]", body = Envelope, example = json!({"code": 0, "msg": "OK", "data": [{"title": "Address", "src": "data:image/png;base64,iVBORw0KGgo…", "checked": false}, {"title": "With amount", "src": "data:image/png;base64,iVBORw0KGgo…", "checked": true}]})))
 )]
-async fn qr(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn qr(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     run(
         state,
+        client,
         headers,
         body,
         Permission::Trade,

@@ -23,10 +23,16 @@ use crate::domain::currency::Currency;
 use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::limits::Budget;
 use crate::services::partners::keys;
 
 /// How long a pair's derived market is reused: quotes ask often, rates move slowly.
 const MARKET_TTL: Duration = Duration::from_secs(10);
+/// How old a market may be and still be quoted from while the upstream is away or busy.
+const LAST_GOOD_MARKET: Duration = Duration::from_secs(300);
+/// What creating an order costs of the request budget; every other call costs 1 (FixedFloat's
+/// "Request limits").
+const CREATE_WEIGHT: u32 = 50;
 
 /// The USD value the first price probe of a pair asks for.
 const PROBE_USD: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
@@ -40,6 +46,8 @@ pub struct FixedFloatConfig {
     pub key: String,
     pub secret: SecretString,
     pub timeout: Duration,
+    /// The request weight the upstream allows a minute.
+    pub weight_per_minute: u32,
 }
 
 /// A pair and kind of rate: `(from, to, rate type)`.
@@ -53,6 +61,8 @@ pub struct FixedFloat {
     /// The latest USD price of one unit per currency code, from its price answers.
     usd: RwLock<HashMap<String, Decimal>>,
     markets: RwLock<HashMap<MarketKey, (Instant, PairMarket)>>,
+    /// The upstream's request budget: spent here before a call, so Ferry stays within it.
+    budget: Budget<()>,
 }
 
 impl FixedFloat {
@@ -62,6 +72,7 @@ impl FixedFloat {
             .user_agent(concat!("ferry/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(FixedFloat {
+            budget: Budget::per_minute(config.weight_per_minute, 1),
             config,
             client,
             currencies: RwLock::default(),
@@ -70,12 +81,17 @@ impl FixedFloat {
         })
     }
 
-    /// One signed call; `data` of a code-0 answer, else why not.
+    /// One signed call; `data` of a code-0 answer, else why not. A call the budget has no room
+    /// for is not made; the upstream saying "too many" is back-pressure, not a failure.
     async fn call<T: serde::de::DeserializeOwned>(
         &self,
         method: &str,
         body: &Value,
     ) -> Result<T, ProviderError> {
+        let weight = if method == "create" { CREATE_WEIGHT } else { 1 };
+        self.budget
+            .take_weight(&(), weight)
+            .map_err(|wait| ProviderError::Busy(wait.seconds()))?;
         let body = body.to_string();
         let signature = hex::encode(keys::sign(
             self.config.secret.expose_secret().as_bytes(),
@@ -95,9 +111,13 @@ impl FixedFloat {
             .send()
             .await
             .map_err(|e| unavailable(method, e))?;
+        if response.status() == reqwest::StatusCode::TOO_MANY_REQUESTS {
+            return Err(ProviderError::Busy(retry_after(response.headers())));
+        }
         let envelope: Envelope<T> = response.json().await.map_err(|e| unavailable(method, e))?;
         match (envelope.code, envelope.data) {
             (0, Some(data)) => Ok(data),
+            (429, _) => Err(ProviderError::Busy(60)),
             // The request was understood and refused: bad address, limits, order state.
             (301 | 320 | 321, _) => Err(ProviderError::Rejected(envelope.msg)),
             (code, _) => Err(ProviderError::Unavailable(format!(
@@ -214,6 +234,15 @@ fn per_unit(value: Decimal, amount: Decimal) -> Decimal {
     }
 }
 
+/// The seconds a `Retry-After` header asks for (a minute when it says nothing usable).
+fn retry_after(headers: &reqwest::header::HeaderMap) -> u64 {
+    headers
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(60, |s| s.clamp(1, 3600))
+}
+
 fn unavailable(method: &str, error: reqwest::Error) -> ProviderError {
     // reqwest's message names the URL, never the headers: the key and signature stay out.
     ProviderError::Unavailable(format!("{method}: {error}"))
@@ -271,6 +300,21 @@ impl LiquidityProvider for FixedFloat {
             .expect("markets lock")
             .insert(key, (Instant::now(), market.clone()));
         Ok(market)
+    }
+
+    fn last_market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Option<PairMarket> {
+        let key = (from.code.clone(), to.code.clone(), rate_type);
+        self.markets
+            .read()
+            .expect("markets lock")
+            .get(&key)
+            .filter(|(at, _)| at.elapsed() < LAST_GOOD_MARKET)
+            .map(|(_, market)| market.clone())
     }
 
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {

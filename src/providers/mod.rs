@@ -51,6 +51,10 @@ pub enum ProviderError {
     /// The provider answered and said no (a bad address, out of limits …), in its words.
     #[error("{0}")]
     Rejected(String),
+    /// The provider asks Ferry to slow down (its request budget is spent): back-pressure, not
+    /// a failure; try again in this many seconds.
+    #[error("the provider is busy: try again in {0} s")]
+    Busy(u64),
 }
 
 /// An order Ferry asks a provider to fill.
@@ -136,6 +140,18 @@ pub trait LiquidityProvider: Send + Sync + 'static {
         to: &Currency,
         rate_type: RateType,
     ) -> Result<PairMarket, ProviderError>;
+
+    /// The last market this provider priced for the pair, while it is recent enough to quote
+    /// from when the provider is away or busy (none for a provider that prices in memory).
+    fn last_market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Option<PairMarket> {
+        let _ = (from, to, rate_type);
+        None
+    }
 
     /// Opens an order: where the customer pays (a fresh address, and memo/tag where the chain
     /// needs one), and, when the provider makes the order on its side, how to follow it there.
@@ -229,7 +245,8 @@ impl Deadline {
                     self.limit.as_millis()
                 )))
             });
-        if remote {
+        // A busy provider asked to be left alone a while: that is not a failure.
+        if remote && !matches!(result, Err(ProviderError::Busy(_))) {
             self.record(matches!(result, Err(ProviderError::Unavailable(_))));
         }
         result
@@ -293,6 +310,15 @@ impl LiquidityProvider for Deadline {
         self.within(self.inner.market(from, to, rate_type)).await
     }
 
+    fn last_market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Option<PairMarket> {
+        self.inner.last_market(from, to, rate_type)
+    }
+
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         self.within(self.inner.open_order(request)).await
     }
@@ -350,6 +376,57 @@ mod tests {
             self.calls.fetch_add(1, Ordering::SeqCst);
             Err(ProviderError::Unavailable("connection refused".into()))
         }
+    }
+
+    /// A remote provider that asks to be left alone (its request budget is spent).
+    #[derive(Default)]
+    struct Busy {
+        calls: AtomicU32,
+    }
+
+    #[async_trait]
+    impl LiquidityProvider for Busy {
+        fn name(&self) -> &'static str {
+            "busy"
+        }
+        fn is_remote(&self) -> bool {
+            true
+        }
+        fn availability(&self, _: &Currency) -> Availability {
+            Availability::default()
+        }
+        fn reference_usd(&self, _: &Currency) -> Option<Decimal> {
+            None
+        }
+        async fn open_order(&self, _: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+            unreachable!("only prices are asked")
+        }
+        async fn market(
+            &self,
+            _: &Currency,
+            _: &Currency,
+            _: RateType,
+        ) -> Result<PairMarket, ProviderError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            Err(ProviderError::Busy(30))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_busy_provider_is_not_rested_as_if_it_had_failed() {
+        let busy = Arc::new(Busy::default());
+        let guarded = Deadline::new(busy.clone(), Duration::from_secs(1));
+        let catalogue = Catalogue::embedded();
+        let (btc, eth) = (catalogue.get("BTC").unwrap(), catalogue.get("ETH").unwrap());
+        for _ in 0..(TRIP_AFTER * 3) {
+            let error = guarded.market(btc, eth, RateType::Float).await.unwrap_err();
+            assert!(matches!(error, ProviderError::Busy(30)), "{error}");
+        }
+        assert_eq!(
+            busy.calls.load(Ordering::SeqCst),
+            TRIP_AFTER * 3,
+            "never paused"
+        );
     }
 
     #[tokio::test]

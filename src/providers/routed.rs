@@ -107,6 +107,19 @@ impl LiquidityProvider for Routed {
         Ok(self.best(from, to, rate_type).await?.1)
     }
 
+    /// The best of the members' last good markets.
+    fn last_market(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Option<PairMarket> {
+        self.members
+            .iter()
+            .filter_map(|m| m.last_market(from, to, rate_type))
+            .max_by(|a, b| a.rate.cmp(&b.rate))
+    }
+
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         let (member, _) = self
             .best(request.from, request.to, request.rate_type)

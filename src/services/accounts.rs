@@ -73,6 +73,8 @@ pub enum AccountError {
 #[derive(Debug, Clone)]
 pub struct ClientInfo {
     pub ip: String,
+    /// How throttles count the client: its address, or for IPv6 its /64.
+    pub throttle_key: String,
     pub user_agent: String,
 }
 
@@ -251,7 +253,10 @@ impl Accounts {
             return Err(invalid("Email is required"));
         }
         let email = email.trim().to_lowercase();
-        let keys = [format!("login:{email}"), format!("login-ip:{}", client.ip)];
+        let keys = [
+            format!("login:{email}"),
+            format!("login-ip:{}", client.throttle_key),
+        ];
         self.check_throttles(&keys, now).await?;
         let user = self.store.find_user_by_email(&email).await?;
         let hash = user
@@ -312,7 +317,10 @@ impl Accounts {
             .await?
             .filter(|t| t.user_id == user.id && t.used_at.is_none() && t.expires_at > now)
             .ok_or(AccountError::ChallengeExpired)?;
-        let keys = [format!("2fa:{}", user.id), format!("2fa-ip:{}", client.ip)];
+        let keys = [
+            format!("2fa:{}", user.id),
+            format!("2fa-ip:{}", client.throttle_key),
+        ];
         self.check_throttles(&keys, now).await?;
         if !self.accept_second_factor(&user, code, now).await? {
             self.record_failures(&keys, now).await?;
@@ -491,7 +499,7 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         let email =
             Email::parse(email).map_err(|_| invalid("Please enter a valid email address"))?;
-        self.count_mail(&format!("reset-mail-ip:{}", client.ip), now)
+        self.count_mail(&format!("reset-mail-ip:{}", client.throttle_key), now)
             .await?;
         self.count_mail(&format!("reset-mail:{}", email.as_str()), now)
             .await?;

@@ -11,8 +11,6 @@ pub const CATEGORIES: [&str; 5] = ["general", "technical", "account", "billing",
 const NAME_MAX: usize = 100;
 const SUBJECT_MAX: usize = 200;
 const MESSAGE_MAX: usize = 5000;
-/// Messages one client address may send per hour.
-const PER_HOUR: i64 = 5;
 
 pub struct ContactForm<'a> {
     pub name: &'a str,
@@ -39,6 +37,8 @@ pub struct Contact {
     mailer: Mailer,
     support_email: String,
     site_name: String,
+    /// Messages one client may send an hour (`FERRY_CONTACT_RATE_PER_HOUR`).
+    per_hour: i64,
 }
 
 fn required<'a>(
@@ -58,12 +58,19 @@ fn required<'a>(
 }
 
 impl Contact {
-    pub fn new(store: DynStore, mailer: Mailer, support_email: &str, site_name: &str) -> Contact {
+    pub fn new(
+        store: DynStore,
+        mailer: Mailer,
+        support_email: &str,
+        site_name: &str,
+        per_hour: u32,
+    ) -> Contact {
         Contact {
             store,
             mailer,
             support_email: support_email.to_owned(),
             site_name: site_name.to_owned(),
+            per_hour: i64::from(per_hour),
         }
     }
 
@@ -72,7 +79,7 @@ impl Contact {
     pub async fn submit(
         &self,
         form: ContactForm<'_>,
-        client_ip: &str,
+        client: &str,
         user_id: Option<&str>,
         now: i64,
     ) -> Result<(), ContactError> {
@@ -105,8 +112,8 @@ impl Contact {
         };
         take_hourly(
             self.store.as_ref(),
-            &format!("contact:{client_ip}"),
-            PER_HOUR,
+            &format!("contact:{client}"),
+            self.per_hour,
             now,
         )
         .await

@@ -103,7 +103,15 @@ impl QuoteService<'_> {
             return Err(QuoteError::SameCurrency);
         }
         let amount = Amount::parse(request.amount)?.value();
-        let market = self.provider.market(from, to, request.rate_type).await?;
+        // While the provider is away or busy, quotes come from its last good prices (an order
+        // is then refused by the provider itself, never made on them).
+        let market = match self.provider.market(from, to, request.rate_type).await {
+            Ok(market) => market,
+            Err(error) => self
+                .provider
+                .last_market(from, to, request.rate_type)
+                .ok_or(error)?,
+        };
         let fee_percent = self.fees.percent(request.rate_type);
         let input = |direction, amount| QuoteInput {
             direction,

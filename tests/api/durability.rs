@@ -16,6 +16,8 @@ fn start(data_dir: &std::path::Path) -> (Child, String) {
         .env("FERRY_DATA_DIR", data_dir)
         .env("FERRY_LISTEN", "127.0.0.1:0")
         .env("FERRY_LOG_FORMAT", "json")
+        // One test client creates orders as fast as it can.
+        .env("FERRY_ORDER_RATE_PER_MINUTE", "1000000")
         .stderr(Stdio::piped())
         .spawn()
         .expect("start ferry");

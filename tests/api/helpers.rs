@@ -141,6 +141,10 @@ pub async fn spawn_app_with(db: Db, configure: impl FnOnce(&mut Config)) -> Opti
     config.listen = "127.0.0.1:0".parse().expect("addr");
     config.data_dir = data_dir.path().to_path_buf();
     config.database_url = Some(test_db.url.clone().into());
+    // Tests create orders and accounts far faster than any customer; the limits' own tests
+    // set them back.
+    config.order_rate_per_minute = 100_000;
+    config.register_rate_per_hour = 100_000;
     configure(&mut config);
     let app = ferry::build(config).await.expect("build app");
     let address = app.local_addr();

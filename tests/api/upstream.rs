@@ -30,6 +30,7 @@ async fn upstream() -> TestApp {
 on_both_backends!(
     quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_completion,
     a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_on,
+    memo_coin_orders_upstream_each_get_their_own_tag_and_one_upstream_order,
 );
 
 /// `upstream` as an upstream named `name`, signing with a new trade key of a partner's there.
@@ -41,6 +42,7 @@ async fn settings_for(upstream: &TestApp, name: &str, email: &str) -> UpstreamSe
         url: upstream.url("").trim_end_matches('/').to_owned(),
         key,
         secret: secret.into(),
+        weight_per_minute: 100_000,
     }
 }
 
@@ -257,7 +259,22 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         theirs.refund_address.as_deref(),
         Some("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")
     );
+    // The choice is final: continuing after all is refused here and never reaches the upstream.
+    let again = downstream
+        .post_json(
+            "/api/order-emergency",
+            &json!({"id": id, "token": token, "choice": "EXCHANGE"}),
+        )
+        .await;
+    assert_eq!(again.status(), StatusCode::CONFLICT);
     wait_for(&downstream, id, token, "REFUNDED").await;
+    let theirs = upstream
+        .store
+        .find_order(&upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(theirs.status.as_str(), "REFUNDED");
 }
 
 #[tokio::test]
@@ -272,6 +289,7 @@ async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
             url: format!("http://{address}"),
             key: "key".into(),
             secret: "secret".to_owned().into(),
+            weight_per_minute: 250,
         }],
         Db::Sqlite,
     )
@@ -451,4 +469,177 @@ async fn with_two_upstreams_the_better_rate_wins_and_each_order_stays_with_its_u
     sandbox_outage(&cheap, false).await;
     cheap.deposit(&upstream_id, None).await;
     wait_for(&downstream, &id, &token, "COMPLETED").await;
+}
+
+/// Memo coins share one deposit address at the upstream too: every order is the upstream's
+/// own, with its own tag, and each is opened there once.
+async fn memo_coin_orders_upstream_each_get_their_own_tag_and_one_upstream_order(db: Db) {
+    let upstream = upstream().await;
+    let Some(downstream) = downstream_of(&upstream, "memo@ferry.test", db).await else {
+        return;
+    };
+    for coin in ["EOS", "XRP"] {
+        let mut deposits = Vec::new();
+        for amount in ["100", "101"] {
+            let response = downstream
+                .post_json(
+                    "/api/create-order",
+                    &json!({"fromCcy": coin, "toCcy": "ETH", "amount": amount,
+                            "toAddress": ETH_ADDRESS, "direction": "from", "type": "float"}),
+                )
+                .await;
+            let (status, created) = (response.status(), json_of(response).await);
+            assert_eq!(status, StatusCode::OK, "{coin}: {created}");
+            deposits.push((
+                created["data"]["from"]["address"].clone(),
+                created["data"]["from"]["tag"].clone(),
+            ));
+        }
+        assert_eq!(deposits[0].0, deposits[1].0, "{coin}: one address");
+        assert_ne!(deposits[0].1, deposits[1].1, "{coin}: own tags");
+    }
+    let upstream_orders = sqlx::query("SELECT COUNT(*) AS n FROM orders")
+        .fetch_one(raw_store(&upstream.db).await.pool())
+        .await
+        .unwrap()
+        .try_get::<i64, _>("n")
+        .unwrap();
+    assert_eq!(
+        upstream_orders, 4,
+        "one upstream order per order, none orphaned"
+    );
+}
+
+async fn count_orders(app: &TestApp) -> i64 {
+    sqlx::query("SELECT COUNT(*) AS n FROM orders")
+        .fetch_one(raw_store(&app.db).await.pool())
+        .await
+        .unwrap()
+        .try_get("n")
+        .unwrap()
+}
+
+async fn create_of(app: &TestApp, amount: String) -> reqwest::Response {
+    app.post_json(
+        "/api/create-order",
+        &json!({"fromCcy": "BTC", "toCcy": "ETH", "amount": amount, "toAddress": ETH_ADDRESS,
+                "direction": "from", "type": "float"}),
+    )
+    .await
+}
+
+/// A flood of orders from one client is refused before it costs the operator's upstream
+/// quota: the upstream sees only what the client's budget allows.
+#[tokio::test]
+async fn a_create_order_flood_reaches_the_upstream_only_as_far_as_the_clients_budget() {
+    let upstream = upstream().await;
+    let settings = settings_for(&upstream, "fixedfloat", "flood@ferry.test").await;
+    let downstream = spawn_app_with(Db::Sqlite, |c| {
+        c.providers = vec![settings.name.clone()];
+        c.upstreams = vec![settings];
+        c.order_rate_per_minute = 3;
+    })
+    .await
+    .expect("sqlite");
+    // Twelve customers' orders at once (each its own amount: an upstream Ferry answers a
+    // repeated identical request with its first order).
+    let statuses = futures_util::future::join_all(
+        (0..12).map(|n| create_of(&downstream, format!("0.1{n:02}"))),
+    )
+    .await;
+    let created = statuses
+        .iter()
+        .filter(|r| r.status() == StatusCode::OK)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|r| r.status() == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!((created, refused), (3, 9));
+    assert_eq!(
+        count_orders(&upstream).await,
+        3,
+        "no upstream call for a refused one"
+    );
+}
+
+/// Ferry keeps within the upstream's request budget (FixedFloat: 250 units a minute, 50 per
+/// order): past it, orders wait (429, busy) while quotes go on from the last good prices.
+#[tokio::test]
+async fn past_the_upstreams_budget_orders_wait_and_quotes_go_on_from_the_last_prices() {
+    let upstream = upstream().await;
+    let mut settings = settings_for(&upstream, "fixedfloat", "budget@ferry.test").await;
+    settings.weight_per_minute = 200;
+    let downstream = downstream_with(vec![settings], Db::Sqlite)
+        .await
+        .expect("sqlite");
+    let mut created = 0;
+    let mut busy = 0;
+    for n in 0..6 {
+        let response = create_of(&downstream, format!("0.1{n}")).await;
+        match response.status() {
+            StatusCode::OK => created += 1,
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert!(response.headers().contains_key("retry-after"));
+                let answer = json_of(response).await;
+                assert!(
+                    answer["msg"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("The exchange service is busy; try again in "),
+                    "{answer}"
+                );
+                busy += 1;
+            }
+            other => panic!("{other}: {}", response.text().await.unwrap()),
+        }
+    }
+    assert!(
+        (1..=3).contains(&created) && busy >= 3,
+        "{created} made, {busy} busy"
+    );
+    assert_eq!(count_orders(&upstream).await, created as i64);
+    let quote = quote(&downstream, "0.1").await;
+    assert_eq!(quote["code"], 0, "{quote}");
+}
+
+/// The upstream saying "too many requests" is back-pressure: the customer is told to wait, no
+/// order is half-made, and the upstream is not taken for down.
+#[tokio::test]
+async fn an_upstreams_429_is_passed_on_as_busy_not_counted_as_a_failure() {
+    let upstream = spawn_app_with(Db::Sqlite, |c| {
+        c.admin_token = Some(ADMIN.into());
+        c.partner_rate_per_minute = 8;
+    })
+    .await
+    .expect("sqlite");
+    let downstream = downstream_of(&upstream, "busy@ferry.test", Db::Sqlite)
+        .await
+        .expect("sqlite");
+    let mut answers = Vec::new();
+    for n in 0..10 {
+        answers.push(create_of(&downstream, format!("0.1{n}")).await.status());
+    }
+    assert!(
+        answers
+            .iter()
+            .all(|s| *s == StatusCode::OK || *s == StatusCode::TOO_MANY_REQUESTS),
+        "{answers:?}"
+    );
+    assert!(
+        answers.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "{answers:?}"
+    );
+    let status = json_of(downstream.get("/api/status").await).await;
+    let provider = status["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == "provider:fixedfloat")
+        .cloned();
+    assert_ne!(
+        provider.as_ref().map(|p| p["status"].clone()),
+        Some(json!("outage")),
+        "{status}"
+    );
 }
