@@ -81,6 +81,9 @@ export default defineConfig({
         // Orders step through the sandbox quickly so a test can watch one complete.
         FERRY_SANDBOX_STEP_SECONDS: '1',
         FERRY_WORKER_INTERVAL_MS: '200',
+        // Every test's browser comes from 127.0.0.1: one client making many orders and accounts.
+        FERRY_ORDER_RATE_PER_MINUTE: '10000',
+        FERRY_REGISTER_RATE_PER_HOUR: '10000',
         FERRY_SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
         FERRY_MAIL_RETRY_SECONDS: '1',
         FERRY_GITHUB_CLIENT_ID: 'e2e-client',
