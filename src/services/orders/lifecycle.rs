@@ -14,8 +14,13 @@ use crate::providers::{PairMarket, ProviderError, UpstreamRef, UpstreamState};
 use crate::services::quotes::QuoteError;
 use crate::store::{OrderEffects, OrderRecord};
 
-/// Orders the worker takes in one round.
+/// Orders the worker takes in one round: many when each step is work in memory (the
+/// sandbox), fewer when each is a call to an upstream that may take its whole timeout.
 const BATCH: i64 = 50;
+const REMOTE_BATCH: i64 = 10;
+/// The lease on a batch of steps in memory; a batch of upstream calls gets each call's timeout
+/// on top. A replica that dies holding a lease delays those orders by at most this long.
+const LEASE_SECONDS: i64 = 30;
 /// A step that failed (the database or the provider did) is tried again this much later.
 const FAILED_STEP_RETRY_SECONDS: i64 = 2;
 /// The longest wait between two looks at an upstream order that has stopped moving.
@@ -277,10 +282,15 @@ impl Orders {
     /// Moves every order whose step is due one step on. Returns how many moved.
     pub async fn advance_due(&self, owner: &str, now: i64) -> Result<usize, OrderError> {
         // The lease covers the whole batch, even if every call waits for its full timeout.
-        let lease = BATCH * self.settings.provider_timeout_seconds.max(1) + 30;
+        let (batch, lease) = if self.provider.is_remote() {
+            let calls = REMOTE_BATCH * self.settings.provider_timeout_seconds.max(1);
+            (REMOTE_BATCH, LEASE_SECONDS + calls)
+        } else {
+            (BATCH, LEASE_SECONDS)
+        };
         let due = self
             .store
-            .lease_due_orders(now, owner, lease, BATCH)
+            .lease_due_orders(now, owner, lease, batch)
             .await?;
         let mut moved = 0;
         for order in due {
