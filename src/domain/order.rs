@@ -450,9 +450,20 @@ mod tests {
         for status in ALL_STATUSES {
             assert_eq!(S::parse(status.as_str()), Some(status));
         }
-        assert_eq!(S::Confirming.partner_status(), "PENDING");
-        assert_eq!(S::Sending.partner_status(), "WITHDRAW");
-        assert_eq!(S::Refunded.partner_status(), "DONE");
-        assert_eq!(S::Failed.partner_status(), "EMERGENCY");
+        let partner: Vec<&str> = ALL_STATUSES.iter().map(|s| s.partner_status()).collect();
+        assert_eq!(
+            partner,
+            [
+                "NEW",
+                "PENDING",
+                "EXCHANGE",
+                "WITHDRAW",
+                "DONE",
+                "EXPIRED",
+                "EMERGENCY",
+                "DONE",
+                "EMERGENCY"
+            ]
+        );
     }
 }

@@ -265,7 +265,7 @@ impl Orders {
         tag: Option<&str>,
         now: i64,
     ) -> Result<OrderRecord, OrderError> {
-        if order.is_final(now) || order.status == OrderStatus::Refunded {
+        if order.is_final(now) {
             return Err(OrderError::Conflict("The order is finished".into()));
         }
         if order.emergency_choice == Some(EmergencyChoice::Refund) {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::keys::{ApiKeys, is_public_ip, sign};
-use super::wire::{order_object, partner_status};
+use super::wire::order_object;
 use crate::domain::currency::Catalogue;
 use crate::domain::money::to_wire;
 use crate::store::{
@@ -93,7 +93,7 @@ impl Webhooks {
             json!({
                 "event": "order.status",
                 "timestamp": now,
-                "status": partner_status(order.status),
+                "status": order.status.partner_status(),
                 "siteStatus": order.status.as_str(),
                 "data": data,
             })

@@ -8,19 +8,6 @@ use crate::domain::money::to_wire;
 use crate::domain::order::{EmergencyReason, OrderStatus};
 use crate::store::{OrderEventRecord, OrderRecord};
 
-/// A site status as the partner API names it.
-pub fn partner_status(status: OrderStatus) -> &'static str {
-    match status {
-        OrderStatus::New => "NEW",
-        OrderStatus::Confirming => "PENDING",
-        OrderStatus::Exchange => "EXCHANGE",
-        OrderStatus::Sending => "WITHDRAW",
-        OrderStatus::Completed | OrderStatus::Refunded => "DONE",
-        OrderStatus::Expired => "EXPIRED",
-        OrderStatus::Emergency | OrderStatus::Failed => "EMERGENCY",
-    }
-}
-
 /// Ferry's emergency reasons in the partner API's words (a fixed rate that moved after its
 /// window counts as the window having expired).
 fn emergency_status(reason: EmergencyReason) -> &'static str {
@@ -116,7 +103,7 @@ pub fn order_object(
         "id": order.id,
         "type": order.rate_type.as_str(),
         "email": order.notify_email.clone().unwrap_or_default(),
-        "status": partner_status(status),
+        "status": status.partner_status(),
         "token": token,
         "time": {
             "reg": order.created_at,
@@ -157,24 +144,6 @@ pub fn order_object(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_site_status_has_its_partner_name() {
-        let pairs = [
-            (OrderStatus::New, "NEW"),
-            (OrderStatus::Confirming, "PENDING"),
-            (OrderStatus::Exchange, "EXCHANGE"),
-            (OrderStatus::Sending, "WITHDRAW"),
-            (OrderStatus::Completed, "DONE"),
-            (OrderStatus::Refunded, "DONE"),
-            (OrderStatus::Expired, "EXPIRED"),
-            (OrderStatus::Emergency, "EMERGENCY"),
-            (OrderStatus::Failed, "EMERGENCY"),
-        ];
-        for (site, partner) in pairs {
-            assert_eq!(partner_status(site), partner, "{site:?}");
-        }
-    }
 
     #[test]
     fn emergency_reasons_use_the_partner_vocabulary() {
