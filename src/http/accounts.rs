@@ -12,13 +12,13 @@ use serde_json::{Value, json};
 
 use super::AppState;
 use super::auth::{
-    AuthUser, CHALLENGE_COOKIE, CHALLENGE_PATH, Client, SESSION_COOKIE, clear_cookie, cookie,
-    set_cookie,
+    AuthUser, CHALLENGE_COOKIE, CHALLENGE_PATH, Client, OAUTH_COOKIE, OAUTH_COOKIE_SECONDS,
+    OAUTH_PATH, SESSION_COOKIE, clear_cookie, cookie, set_cookie,
 };
 use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery, ClientAddress};
 use crate::services::accounts::{CHALLENGE_SECONDS, IssuedSession, LoginOutcome, Registration};
-use crate::services::oauth::{OAuthError, Provider};
+use crate::services::oauth::{OAuthError, Provider, browser_hash};
 use crate::store::{OrderRecord, SessionRecord, UserRecord};
 
 /// Longest text any account field accepts before it is even looked at.
@@ -211,14 +211,25 @@ async fn login(
             crate::now_unix(),
         )
         .await?;
-    Ok(match outcome {
+    Ok(login_answer(&state, outcome))
+}
+
+/// A session, or the challenge of the code step (`{requires_2fa, user_id, email, challenge}`,
+/// the challenge also in an HttpOnly cookie for the code step's path).
+fn login_answer(state: &AppState, outcome: LoginOutcome) -> Response {
+    match outcome {
         LoginOutcome::SignedIn(issued) => {
-            signed_in(&state, StatusCode::OK, &issued, "Login successful")
+            signed_in(state, StatusCode::OK, &issued, "Login successful")
         }
-        LoginOutcome::SecondFactor { user_id, challenge } => {
+        LoginOutcome::SecondFactor {
+            user_id,
+            email,
+            challenge,
+        } => {
             let mut response = Json(json!({
                 "requires_2fa": true,
                 "user_id": user_id,
+                "email": email,
                 "challenge": challenge,
             }))
             .into_response();
@@ -229,12 +240,12 @@ async fn login(
                     &challenge,
                     CHALLENGE_PATH,
                     CHALLENGE_SECONDS,
-                    secure(&state),
+                    secure(state),
                 ),
             );
             response
         }
-    })
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -490,18 +501,24 @@ struct HandoffRequest {
 async fn redeem_social_sign_in(
     State(state): State<AppState>,
     Client(client): Client,
+    headers: axum::http::HeaderMap,
     ApiJson(body): ApiJson<HandoffRequest>,
 ) -> Result<Response, ApiError> {
-    let issued = state
+    let outcome = state
         .accounts
-        .redeem_handoff(bounded("Code", &body.code)?, &client, crate::now_unix())
+        .redeem_handoff(
+            bounded("Code", &body.code)?,
+            cookie(&headers, OAUTH_COOKIE).as_deref(),
+            &client,
+            crate::now_unix(),
+        )
         .await?;
-    Ok(signed_in(
-        &state,
-        StatusCode::OK,
-        &issued,
-        "Login successful",
-    ))
+    let mut response = login_answer(&state, outcome);
+    append_cookie(
+        &mut response,
+        &clear_cookie(OAUTH_COOKIE, OAUTH_PATH, secure(&state)),
+    );
+    Ok(response)
 }
 
 /// `GET /api/auth/{google|github}`: off to the provider, or back to sign-in with the reason.
@@ -516,15 +533,31 @@ async fn redeem_social_sign_in(
 async fn begin_social_sign_in(
     State(state): State<AppState>,
     Path(provider): Path<String>,
-) -> Result<Redirect, ApiError> {
+) -> Result<Response, ApiError> {
     let provider = Provider::parse(&provider).ok_or(ApiError::NotFound)?;
     Ok(
         match state.social.begin(provider, crate::now_unix()).await {
-            Ok(url) => Redirect::to(&url),
-            Err(OAuthError::NotConfigured(_)) => social_failure(provider, "not_configured"),
+            Ok((url, binding)) => {
+                // The flow is this browser's: the callback and the hand-off check the cookie.
+                let mut response = Redirect::to(&url).into_response();
+                append_cookie(
+                    &mut response,
+                    &set_cookie(
+                        OAUTH_COOKIE,
+                        &binding,
+                        OAUTH_PATH,
+                        OAUTH_COOKIE_SECONDS,
+                        secure(&state),
+                    ),
+                );
+                response
+            }
+            Err(OAuthError::NotConfigured(_)) => {
+                social_failure(provider, "not_configured").into_response()
+            }
             Err(error) => {
                 tracing::warn!(provider = provider.name(), error = %error, "social sign-in could not start");
-                social_failure(provider, "failed")
+                social_failure(provider, "failed").into_response()
             }
         },
     )
@@ -553,6 +586,7 @@ struct CallbackQuery {
 async fn finish_social_sign_in(
     State(state): State<AppState>,
     Path(provider): Path<String>,
+    headers: axum::http::HeaderMap,
     ApiQuery(query): ApiQuery<CallbackQuery>,
 ) -> Result<Redirect, ApiError> {
     let provider = Provider::parse(&provider).ok_or(ApiError::NotFound)?;
@@ -560,9 +594,10 @@ async fn finish_social_sign_in(
         return Ok(social_failure(provider, "failed"));
     };
     let now = crate::now_unix();
+    let binding = cookie(&headers, OAUTH_COOKIE);
     let handoff = match state
         .social
-        .finish(provider, &code, &oauth_state, now)
+        .finish(provider, &code, &oauth_state, binding.as_deref(), now)
         .await
     {
         Ok(identity) => {
@@ -573,6 +608,7 @@ async fn finish_social_sign_in(
                     &identity.subject,
                     &identity.email,
                     identity.name.as_deref(),
+                    &browser_hash(binding.as_deref().unwrap_or_default()),
                     now,
                 )
                 .await
@@ -663,6 +699,7 @@ async fn delete_account(
         .accounts
         .delete_account(
             &auth.user,
+            &auth.session,
             bounded("Password", &body.password)?,
             crate::now_unix(),
         )
@@ -752,7 +789,12 @@ async fn enable_two_factor(
 ) -> Result<Json<Value>, ApiError> {
     let codes = state
         .accounts
-        .confirm_totp(&auth.user, bounded("Code", &body.code)?, crate::now_unix())
+        .confirm_totp(
+            &auth.user,
+            &auth.session,
+            bounded("Code", &body.code)?,
+            crate::now_unix(),
+        )
         .await?;
     Ok(Json(json!({
         "message": "Two-factor authentication is on.",

@@ -20,6 +20,12 @@ pub const SESSION_COOKIE: &str = "ferry_session";
 pub const CHALLENGE_COOKIE: &str = "ferry_2fa";
 /// The only path the 2FA challenge cookie is sent to.
 pub const CHALLENGE_PATH: &str = "/api/two-factor";
+/// Binds a social sign-in to the browser that began it (see `services::oauth`).
+pub const OAUTH_COOKIE: &str = "ferry_oauth";
+/// The social sign-in's paths: its start, its callback and the hand-off exchange.
+pub const OAUTH_PATH: &str = "/api/auth";
+/// The time to sign in at the provider and come back (the state lives as long).
+pub const OAUTH_COOKIE_SECONDS: i64 = 10 * 60;
 
 /// A signed-in caller. As an extractor it answers 401 when there is none.
 pub struct AuthUser {

@@ -29,6 +29,8 @@ pub const RESET_LINK_SECONDS: i64 = 3600;
 pub const CHALLENGE_SECONDS: i64 = 5 * 60;
 /// Time to exchange a social sign-in hand-off for a session.
 pub const HANDOFF_SECONDS: i64 = 2 * 60;
+/// How recent a provider sign-in must be for a password-less account's sensitive changes.
+const FRESH_SIGN_IN_SECONDS: i64 = 10 * 60;
 /// A client address may fail this many times more often than one account.
 const ADDRESS_FACTOR: i64 = 4;
 /// Mails of one kind a user or address may ask for per hour.
@@ -61,6 +63,12 @@ pub enum AccountError {
     LinkInvalid(&'static str),
     #[error("{0}")]
     Conflict(&'static str),
+    /// A sensitive change on an account without a password: the user must have signed in
+    /// through their provider a moment ago.
+    #[error(
+        "For your safety, sign in again with Google or GitHub first, then do this within 10 minutes"
+    )]
+    FreshSignInRequired,
     #[error("Not found")]
     NotFound,
     #[error(transparent)]
@@ -93,6 +101,8 @@ pub enum LoginOutcome {
     /// The account has 2FA: the code step must present this challenge.
     SecondFactor {
         user_id: String,
+        /// The account's address: the code step names it (a provider's sign-in never typed it).
+        email: String,
         challenge: String,
     },
 }
@@ -269,27 +279,41 @@ impl Accounts {
             return Err(AccountError::InvalidCredentials);
         };
         self.store.clear_throttle(&keys[0]).await?;
-        if user.totp_enabled {
-            let challenge = new_token();
-            self.store
-                .insert_token(&UserToken {
-                    token_hash: token_hash(&challenge),
-                    user_id: user.id.clone(),
-                    purpose: PURPOSE_CHALLENGE.into(),
-                    detail: Some(if remember { "remember" } else { "" }.into()),
-                    expires_at: now + CHALLENGE_SECONDS,
-                    used_at: None,
-                    created_at: now,
-                })
-                .await?;
-            return Ok(LoginOutcome::SecondFactor {
-                user_id: user.id,
-                challenge,
-            });
+        self.signed_in_or_challenged(user, remember, client, now)
+            .await
+    }
+
+    /// A session, or — when the account has 2FA on — the challenge of the code step (the same
+    /// for every way in: password or provider).
+    async fn signed_in_or_challenged(
+        &self,
+        user: UserRecord,
+        remember: bool,
+        client: &ClientInfo,
+        now: i64,
+    ) -> Result<LoginOutcome, AccountError> {
+        if !user.totp_enabled {
+            return Ok(LoginOutcome::SignedIn(Box::new(
+                self.issue_session(user, remember, client, now).await?,
+            )));
         }
-        Ok(LoginOutcome::SignedIn(Box::new(
-            self.issue_session(user, remember, client, now).await?,
-        )))
+        let challenge = new_token();
+        self.store
+            .insert_token(&UserToken {
+                token_hash: token_hash(&challenge),
+                user_id: user.id.clone(),
+                purpose: PURPOSE_CHALLENGE.into(),
+                detail: Some(if remember { "remember" } else { "" }.into()),
+                expires_at: now + CHALLENGE_SECONDS,
+                used_at: None,
+                created_at: now,
+            })
+            .await?;
+        Ok(LoginOutcome::SecondFactor {
+            user_id: user.id,
+            email: user.email,
+            challenge,
+        })
     }
 
     /// The code step of sign-in: the challenge of the password step plus a TOTP or recovery
@@ -577,9 +601,8 @@ impl Accounts {
         confirm_password: &str,
         now: i64,
     ) -> Result<(), AccountError> {
-        if let Some(hash) = user.password_hash.clone() {
-            self.check_password(user, hash, current, now).await?;
-        }
+        self.check_sensitive_change(user, session, current, now)
+            .await?;
         check_new_password(password, confirm_password).map_err(invalid)?;
         let mut user = user.clone();
         user.password_hash = Some(hash_password(password.to_owned()).await?);
@@ -592,6 +615,22 @@ impl Accounts {
             .revoke_tokens(&user.id, PURPOSE_RESET, now)
             .await?;
         self.notify_password_changed(&user, now).await
+    }
+
+    /// Proves the signed-in user is at the keyboard before a sensitive change: the password,
+    /// or for an account without one a sign-in through the provider a moment ago.
+    async fn check_sensitive_change(
+        &self,
+        user: &UserRecord,
+        session: &SessionRecord,
+        password: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        match user.password_hash.clone() {
+            Some(hash) => self.check_password(user, hash, password, now).await,
+            None if now - session.created_at <= FRESH_SIGN_IN_SECONDS => Ok(()),
+            None => Err(AccountError::FreshSignInRequired),
+        }
     }
 
     /// Checks a signed-in user's password for a sensitive change, throttled like sign-in.
@@ -650,10 +689,13 @@ impl Accounts {
         })
     }
 
-    /// Turns 2FA on with a code from the app; answers the recovery codes (shown once).
+    /// Turns 2FA on with a code from the app and ends every other session (one that a thief
+    /// holds would otherwise outlive the new protection); answers the recovery codes (shown
+    /// once).
     pub async fn confirm_totp(
         &self,
         user: &UserRecord,
+        session: &SessionRecord,
         code: &str,
         now: i64,
     ) -> Result<Vec<String>, AccountError> {
@@ -684,6 +726,9 @@ impl Accounts {
         user.totp_enabled = true;
         user.updated_at = now;
         self.store.update_user(&user).await?;
+        self.store
+            .delete_sessions_of(&user.id, Some(&session.token_hash))
+            .await?;
         self.new_recovery_codes(&user).await
     }
 
@@ -780,25 +825,27 @@ impl Accounts {
     pub async fn delete_account(
         &self,
         user: &UserRecord,
+        session: &SessionRecord,
         password: &str,
         now: i64,
     ) -> Result<(), AccountError> {
-        if let Some(hash) = user.password_hash.clone() {
-            self.check_password(user, hash, password, now).await?;
-        }
+        self.check_sensitive_change(user, session, password, now)
+            .await?;
         Ok(self.store.delete_user(&user.id).await?)
     }
 
     // ---- social sign-in hand-off -------------------------------------------------------------
 
     /// Signs in (or up) the owner of a verified social identity and answers a short-lived
-    /// one-time code the browser exchanges for a session token.
+    /// one-time code that only the browser that began the flow (`browser_hash`) may exchange
+    /// for a session.
     pub async fn social_sign_in(
         &self,
         provider: &str,
         subject: &str,
         email: &str,
         name: Option<&str>,
+        browser_hash: &str,
         now: i64,
     ) -> Result<String, AccountError> {
         let user = match self.store.find_identity(provider, subject).await? {
@@ -810,15 +857,7 @@ impl Accounts {
             None => {
                 let email = Email::parse(email).map_err(invalid)?;
                 let user = match self.store.find_user_by_email(email.as_str()).await? {
-                    // The provider verified this address: it is the same person.
-                    Some(mut user) => {
-                        if user.email_verified_at.is_none() {
-                            user.email_verified_at = Some(now);
-                            user.updated_at = now;
-                            self.store.update_user(&user).await?;
-                        }
-                        user
-                    }
+                    Some(user) => self.claim_for_provider_owner(user, now).await?,
                     None => {
                         let full_name = name
                             .and_then(|n| account::parse_full_name(n).ok())
@@ -849,7 +888,7 @@ impl Accounts {
                 token_hash: token_hash(&code),
                 user_id: user.id,
                 purpose: PURPOSE_HANDOFF.into(),
-                detail: None,
+                detail: Some(browser_hash.to_owned()),
                 expires_at: now + HANDOFF_SECONDS,
                 used_at: None,
                 created_at: now,
@@ -858,24 +897,64 @@ impl Accounts {
         Ok(code)
     }
 
+    /// An existing account with the provider-verified address, before its identity is linked.
+    /// If the account never proved the address, whoever made it may not be its owner (an
+    /// attacker can register someone else's address and wait): what they set up — password,
+    /// sessions, 2FA, recovery codes, referrer, pending links — is wiped, and the provider's
+    /// owner takes a clean account.
+    async fn claim_for_provider_owner(
+        &self,
+        mut user: UserRecord,
+        now: i64,
+    ) -> Result<UserRecord, AccountError> {
+        if user.email_verified_at.is_some() {
+            return Ok(user);
+        }
+        tracing::warn!(user.id = %user.id, "an unverified account's address was proven by a provider: its unverified set-up is wiped");
+        user.password_hash = None;
+        user.totp_enabled = false;
+        user.totp_secret = None;
+        user.referred_by = None;
+        user.email_verified_at = Some(now);
+        user.updated_at = now;
+        self.store.update_user(&user).await?;
+        self.store.delete_sessions_of(&user.id, None).await?;
+        self.store.replace_recovery_codes(&user.id, &[]).await?;
+        for purpose in [
+            PURPOSE_VERIFY,
+            PURPOSE_RESET,
+            PURPOSE_CHALLENGE,
+            PURPOSE_HANDOFF,
+        ] {
+            self.store.revoke_tokens(&user.id, purpose, now).await?;
+        }
+        Ok(user)
+    }
+
     /// Exchanges a social sign-in hand-off code for a session (remembered: the user chose a
-    /// provider they are signed in to).
+    /// provider they are signed in to) — only in the browser that began the flow, and only
+    /// past the code step when the account has 2FA on.
     pub async fn redeem_handoff(
         &self,
         code: &str,
+        browser: Option<&str>,
         client: &ClientInfo,
         now: i64,
-    ) -> Result<IssuedSession, AccountError> {
+    ) -> Result<LoginOutcome, AccountError> {
+        let refused = || AccountError::LinkInvalid("The sign-in link is invalid or expired");
         let used = self
             .use_link(code, PURPOSE_HANDOFF, now)
             .await
-            .map_err(|_| AccountError::LinkInvalid("The sign-in link is invalid or expired"))?;
+            .map_err(|_| refused())?;
+        if !crate::services::oauth::same_browser(browser, used.detail.as_deref().unwrap_or("")) {
+            return Err(refused());
+        }
         let user = self
             .store
             .find_user(&used.user_id)
             .await?
             .ok_or(AccountError::NotFound)?;
-        self.issue_session(user, true, client, now).await
+        self.signed_in_or_challenged(user, true, client, now).await
     }
 
     // ---- helpers -----------------------------------------------------------------------------

@@ -1,5 +1,8 @@
 //! Social sign-in with Google and GitHub: the OAuth 2.0 authorization-code flow with PKCE and
 //! a single-use state kept in the database (so any replica can finish a flow another began).
+//! Each flow is bound to the browser that began it: a random value goes to that browser in a
+//! short-lived HttpOnly cookie and only its hash is stored with the state, so a callback (or
+//! the hand-off code after it) carried to another browser signs nobody in — no login CSRF.
 //!
 //! Only a provider-verified e-mail address is used: it names the account, and it may link a
 //! social identity to an existing account with that address.
@@ -13,7 +16,8 @@ use oauth2::{
 };
 use serde::Deserialize;
 
-use crate::store::{DynStore, StoreError};
+use crate::domain::secret::constant_time_eq;
+use crate::store::{DynStore, OAuthState, StoreError};
 
 /// Time a visitor has to come back from the provider.
 const STATE_SECONDS: i64 = 10 * 60;
@@ -95,7 +99,7 @@ pub struct ProviderConfig {
 pub enum OAuthError {
     #[error("{0} sign-in is not configured")]
     NotConfigured(&'static str),
-    #[error("the sign-in state is unknown, used or expired")]
+    #[error("the sign-in state is unknown, used, expired or from another browser")]
     BadState,
     #[error("the provider refused: {0}")]
     Provider(String),
@@ -166,9 +170,14 @@ impl SocialSignIn {
         format!("{}/api/auth/{}/callback", self.public_url, provider.name())
     }
 
-    /// The provider's authorization URL to send the browser to; the state and the PKCE
-    /// verifier are stored for the callback.
-    pub async fn begin(&self, provider: Provider, now: i64) -> Result<String, OAuthError> {
+    /// The provider's authorization URL to send the browser to, and the value to bind the flow
+    /// to that browser (its `ferry_oauth` cookie); the state, the PKCE verifier and the
+    /// binding's hash are stored for the callback.
+    pub async fn begin(
+        &self,
+        provider: Provider,
+        now: i64,
+    ) -> Result<(String, String), OAuthError> {
         let config = self.config(provider)?;
         let endpoints = self.endpoints(provider);
         let client = BasicClient::new(ClientId::new(config.client_id.clone()))
@@ -182,34 +191,39 @@ impl SocialSignIn {
             request = request.add_scope(Scope::new((*scope).to_owned()));
         }
         let (authorize_url, state) = request.url();
+        let binding = CsrfToken::new_random().secret().to_owned();
         self.store
-            .insert_oauth_state(
-                state.secret(),
-                provider.name(),
-                verifier.secret(),
-                now + STATE_SECONDS,
-            )
+            .insert_oauth_state(&OAuthState {
+                state: state.secret().to_owned(),
+                provider: provider.name().to_owned(),
+                verifier: verifier.secret().to_owned(),
+                browser_hash: browser_hash(&binding),
+                expires_at: now + STATE_SECONDS,
+            })
             .await?;
-        Ok(authorize_url.to_string())
+        Ok((authorize_url.to_string(), binding))
     }
 
-    /// Finishes the flow: checks the state, exchanges the code, asks who signed in.
+    /// Finishes the flow: checks the state and that this is the browser that began it
+    /// (`binding`, its cookie), exchanges the code, asks who signed in.
     pub async fn finish(
         &self,
         provider: Provider,
         code: &str,
         state: &str,
+        binding: Option<&str>,
         now: i64,
     ) -> Result<Identity, OAuthError> {
         let config = self.config(provider)?;
-        let (stored_provider, verifier) = self
+        let stored = self
             .store
             .take_oauth_state(state, now)
             .await?
             .ok_or(OAuthError::BadState)?;
-        if stored_provider != provider.name() {
+        if stored.provider != provider.name() || !same_browser(binding, &stored.browser_hash) {
             return Err(OAuthError::BadState);
         }
+        let verifier = stored.verifier;
         let endpoints = self.endpoints(provider);
         let client = BasicClient::new(ClientId::new(config.client_id.clone()))
             .set_client_secret(ClientSecret::new(config.client_secret.clone()))
@@ -305,6 +319,20 @@ impl SocialSignIn {
     }
 }
 
+/// What is stored of a browser binding.
+pub fn browser_hash(binding: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(binding.as_bytes()))
+}
+
+/// Whether the browser's cookie (`binding`) is the one `stored_hash` was made from.
+pub fn same_browser(binding: Option<&str>, stored_hash: &str) -> bool {
+    binding.is_some_and(|b| {
+        !stored_hash.is_empty()
+            && constant_time_eq(browser_hash(b).as_bytes(), stored_hash.as_bytes())
+    })
+}
+
 fn url(value: &str) -> Result<oauth2::url::Url, OAuthError> {
     oauth2::url::Url::parse(value).map_err(|e| OAuthError::Provider(format!("{value}: {e}")))
 }
@@ -320,6 +348,18 @@ mod tests {
         assert_eq!(parsed.token, "http://a/token");
         assert!(Endpoints::parse_override("http://a,http://b").is_none());
         assert!(Endpoints::parse_override("a,b,c,d").is_none());
+    }
+
+    #[test]
+    fn a_flow_is_bound_to_the_browser_that_began_it() {
+        let hash = browser_hash("cookie-value");
+        assert!(same_browser(Some("cookie-value"), &hash));
+        assert!(!same_browser(Some("another"), &hash));
+        assert!(!same_browser(None, &hash));
+        assert!(
+            !same_browser(Some(""), ""),
+            "a state without a binding binds nothing"
+        );
     }
 
     #[test]

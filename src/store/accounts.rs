@@ -88,6 +88,18 @@ pub struct MailRecord {
     pub last_error: Option<String>,
 }
 
+/// A social sign-in under way: what the callback needs, and the browser it must come back to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthState {
+    pub state: String,
+    pub provider: String,
+    /// The PKCE verifier.
+    pub verifier: String,
+    /// A hash of the random value in the starting browser's `ferry_oauth` cookie.
+    pub browser_hash: String,
+    pub expires_at: i64,
+}
+
 /// A failure counter's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Throttle {
@@ -175,19 +187,13 @@ pub trait AccountStore: Send + Sync {
         user_id: &str,
         now: i64,
     ) -> Result<(), StoreError>;
-    async fn insert_oauth_state(
-        &self,
-        state: &str,
-        provider: &str,
-        verifier: &str,
-        expires_at: i64,
-    ) -> Result<(), StoreError>;
-    /// Removes and returns `(provider, verifier)` of an unexpired state.
+    async fn insert_oauth_state(&self, state: &OAuthState) -> Result<(), StoreError>;
+    /// Removes and returns an unexpired state.
     async fn take_oauth_state(
         &self,
         state: &str,
         now: i64,
-    ) -> Result<Option<(String, String)>, StoreError>;
+    ) -> Result<Option<OAuthState>, StoreError>;
 
     async fn throttle(&self, key: &str) -> Result<Option<Throttle>, StoreError>;
     /// Counts a failure: the count restarts when the last window ended, and every failure
@@ -656,21 +662,16 @@ impl AccountStore for SqlStore {
         Ok(())
     }
 
-    async fn insert_oauth_state(
-        &self,
-        state: &str,
-        provider: &str,
-        verifier: &str,
-        expires_at: i64,
-    ) -> Result<(), StoreError> {
+    async fn insert_oauth_state(&self, s: &OAuthState) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO oauth_states (state, provider, verifier, expires_at) \
-             VALUES ($1, $2, $3, $4)",
+            "INSERT INTO oauth_states (state, provider, verifier, browser_hash, expires_at) \
+             VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(state)
-        .bind(provider)
-        .bind(verifier)
-        .bind(expires_at)
+        .bind(&s.state)
+        .bind(&s.provider)
+        .bind(&s.verifier)
+        .bind(&s.browser_hash)
+        .bind(s.expires_at)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -680,19 +681,25 @@ impl AccountStore for SqlStore {
         &self,
         state: &str,
         now: i64,
-    ) -> Result<Option<(String, String)>, StoreError> {
+    ) -> Result<Option<OAuthState>, StoreError> {
         let row = sqlx::query(
-            "DELETE FROM oauth_states WHERE state = $1 RETURNING provider, verifier, expires_at",
+            "DELETE FROM oauth_states WHERE state = $1 \
+             RETURNING state, provider, verifier, browser_hash, expires_at",
         )
         .bind(state)
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let expires_at: i64 = row.try_get("expires_at")?;
-        if expires_at <= now {
-            return Ok(None);
-        }
-        Ok(Some((row.try_get("provider")?, row.try_get("verifier")?)))
+        let found = OAuthState {
+            state: row.try_get("state")?,
+            provider: row.try_get("provider")?,
+            verifier: row.try_get("verifier")?,
+            browser_hash: row
+                .try_get::<Option<String>, _>("browser_hash")?
+                .unwrap_or_default(),
+            expires_at: row.try_get("expires_at")?,
+        };
+        Ok((found.expires_at > now).then_some(found))
     }
 
     async fn throttle(&self, key: &str) -> Result<Option<Throttle>, StoreError> {

@@ -22,7 +22,7 @@ use crate::domain::fees::{Direction, RateType};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 
 pub use accounts::{
-    AccountStore, MailRecord, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
+    AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
 };
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,

@@ -15,8 +15,13 @@ use crate::on_both_backends;
 
 on_both_backends!(
     github_sign_in_creates_an_account_checks_pkce_and_signs_in,
-    a_verified_provider_email_links_the_existing_account,
+    a_verified_account_is_linked_and_keeps_what_its_owner_set_up,
+    an_unverified_account_squatting_the_address_is_wiped_before_the_provider_owner_gets_it,
     a_forged_state_or_an_unconfigured_provider_go_back_to_sign_in,
+    a_sign_in_link_carried_to_another_browser_signs_nobody_in,
+    with_2fa_on_social_sign_in_asks_for_the_code,
+    enabling_2fa_ends_every_other_session,
+    a_passwordless_account_needs_a_fresh_provider_sign_in_for_sensitive_changes,
 );
 
 #[derive(Clone, Default)]
@@ -94,9 +99,44 @@ fn location(response: &reqwest::Response) -> String {
     response.headers()["location"].to_str().unwrap().to_owned()
 }
 
+/// The value of `name` in a response's `Set-Cookie` headers.
+fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| v.strip_prefix(&format!("{name}=")))
+        .map(|v| v.split(';').next().unwrap_or_default().to_owned())
+}
+
+/// One browser's cookie for the social sign-in paths.
+#[derive(Clone, Default)]
+struct Browser {
+    oauth_cookie: Option<String>,
+}
+
+impl Browser {
+    fn cookie_header(&self) -> String {
+        self.oauth_cookie
+            .as_ref()
+            .map(|v| format!("ferry_oauth={v}"))
+            .unwrap_or_default()
+    }
+}
+
 /// Runs the browser's part: start, "approve" at the provider, come back; answers where the
 /// callback sends the browser.
 async fn sign_in_through_github(app: &TestApp, provider: &Provider, code: &str) -> String {
+    sign_in_in(app, provider, code, &mut Browser::default()).await
+}
+
+/// The state and the authorize URL's query of a flow `browser` begins.
+async fn begin_in(
+    app: &TestApp,
+    provider: &Provider,
+    browser: &mut Browser,
+) -> std::collections::HashMap<String, String> {
     let client = no_redirects();
     let start = client
         .get(app.url("/api/auth/github"))
@@ -104,6 +144,18 @@ async fn sign_in_through_github(app: &TestApp, provider: &Provider, code: &str) 
         .await
         .unwrap();
     assert_eq!(start.status(), StatusCode::SEE_OTHER);
+    let binding = set_cookie(&start, "ferry_oauth").expect("the flow binds this browser");
+    let header = start
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .find(|v| v.to_str().unwrap().starts_with("ferry_oauth="));
+    let header = header.unwrap().to_str().unwrap();
+    assert!(
+        header.contains("HttpOnly") && header.contains("Path=/api/auth"),
+        "{header}"
+    );
+    browser.oauth_cookie = Some(binding);
     let authorize = reqwest::Url::parse(&location(&start)).unwrap();
     let query: std::collections::HashMap<_, _> = authorize.query_pairs().into_owned().collect();
     assert_eq!(query["client_id"], "client-1");
@@ -114,11 +166,16 @@ async fn sign_in_through_github(app: &TestApp, provider: &Provider, code: &str) 
         "http://127.0.0.1:8080/api/auth/github/callback"
     );
     *provider.challenge.lock().unwrap() = Some(query["code_challenge"].clone());
-    let back = client
+    query
+}
+
+/// The provider sends `browser` back with `state`; answers where the callback sends it.
+async fn come_back(app: &TestApp, code: &str, state: &str, browser: &Browser) -> String {
+    let back = no_redirects()
         .get(app.url(&format!(
-            "/api/auth/github/callback?code={code}&state={}",
-            query["state"]
+            "/api/auth/github/callback?code={code}&state={state}"
         )))
+        .header("cookie", browser.cookie_header())
         .send()
         .await
         .unwrap();
@@ -126,20 +183,51 @@ async fn sign_in_through_github(app: &TestApp, provider: &Provider, code: &str) 
     location(&back)
 }
 
-async fn redeem(app: &TestApp, location: &str) -> Value {
+async fn sign_in_in(
+    app: &TestApp,
+    provider: &Provider,
+    code: &str,
+    browser: &mut Browser,
+) -> String {
+    let query = begin_in(app, provider, browser).await;
+    come_back(app, code, &query["state"], browser).await
+}
+
+async fn exchange(app: &TestApp, location: &str, browser: &Browser) -> (StatusCode, Value) {
     let code = location
         .strip_prefix("/auth#social=")
         .unwrap_or_else(|| panic!("not a hand-off: {location}"));
     let response = app
-        .post_json("/api/auth/exchange", &json!({ "code": code }))
-        .await;
-    assert_eq!(response.status(), StatusCode::OK);
-    let answer = json_of(response).await;
+        .client
+        .post(app.url("/api/auth/exchange"))
+        .header("cookie", browser.cookie_header())
+        .json(&json!({ "code": code }))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, json_of(response).await)
+}
+
+/// Signs in through GitHub in a fresh browser, all the way to the session.
+async fn social_session(app: &TestApp, provider: &Provider) -> Value {
+    let mut browser = Browser::default();
+    let back = sign_in_in(app, provider, "good-code", &mut browser).await;
+    let (status, answer) = exchange(app, &back, &browser).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+async fn redeem(app: &TestApp, location: &str) -> Value {
+    redeem_in(app, location, &Browser::default()).await
+}
+
+async fn redeem_in(app: &TestApp, location: &str, browser: &Browser) -> Value {
+    let (status, answer) = exchange(app, location, browser).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
     // A hand-off code works once.
-    let again = app
-        .post_json("/api/auth/exchange", &json!({ "code": code }))
-        .await;
-    assert_eq!(again.status(), StatusCode::BAD_REQUEST);
+    let (again, _) = exchange(app, location, browser).await;
+    assert_eq!(again, StatusCode::BAD_REQUEST);
     answer
 }
 
@@ -147,16 +235,16 @@ async fn github_sign_in_creates_an_account_checks_pkce_and_signs_in(db: Db) {
     let Some((app, provider)) = app_with_github(db).await else {
         return;
     };
-    let back = sign_in_through_github(&app, &provider, "good-code").await;
-    let answer = redeem(&app, &back).await;
+    let mut browser = Browser::default();
+    let back = sign_in_in(&app, &provider, "good-code", &mut browser).await;
+    let answer = redeem_in(&app, &back, &browser).await;
     assert_eq!(answer["user"]["email"], "octo@example.com");
     assert_eq!(answer["user"]["full_name"], "Octo Cat");
     assert_eq!(answer["user"]["email_verified"], true);
     assert_eq!(answer["user"]["has_password"], false);
 
     // Signing in again finds the same account.
-    let back = sign_in_through_github(&app, &provider, "good-code").await;
-    let again = redeem(&app, &back).await;
+    let again = social_session(&app, &provider).await;
     assert_eq!(again["user"]["id"], answer["user"]["id"]);
 
     // A wrong code (the provider refuses) goes back to sign-in.
@@ -164,23 +252,291 @@ async fn github_sign_in_creates_an_account_checks_pkce_and_signs_in(db: Db) {
     assert_eq!(back, "/signin?social_error=github&reason=failed");
 }
 
-async fn a_verified_provider_email_links_the_existing_account(db: Db) {
+async fn register(app: &TestApp, email: &str) -> Value {
+    let response = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": email, "password": "Correct1horse", "confirm_password": "Correct1horse" }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    json_of(response).await
+}
+
+async fn user_status(app: &TestApp, token: &str) -> StatusCode {
+    app.client
+        .get(app.url("/api/user"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+async fn a_verified_account_is_linked_and_keeps_what_its_owner_set_up(db: Db) {
     let Some((app, provider)) = app_with_github(db).await else {
         return;
     };
-    let registered = json_of(
-        app.post_json(
-            "/api/register",
-            &json!({ "email": "octo@example.com", "password": "Correct1horse", "confirm_password": "Correct1horse" }),
+    let registered = register(&app, "octo@example.com").await;
+    let mut user = app
+        .store
+        .find_user_by_email("octo@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+    user.email_verified_at = Some(1);
+    app.store.update_user(&user).await.unwrap();
+
+    let answer = social_session(&app, &provider).await;
+    assert_eq!(answer["user"]["id"], registered["user"]["id"]);
+    assert_eq!(answer["user"]["has_password"], true);
+    assert_eq!(
+        user_status(&app, registered["token"].as_str().unwrap()).await,
+        StatusCode::OK,
+        "the owner's own session goes on"
+    );
+}
+
+/// An attacker registers the victim's address (never verifying it) with his own password and
+/// waits; when the victim signs in through the provider, the account is the victim's alone.
+async fn an_unverified_account_squatting_the_address_is_wiped_before_the_provider_owner_gets_it(
+    db: Db,
+) {
+    let Some((app, provider)) = app_with_github(db).await else {
+        return;
+    };
+    let squatter = register(&app, "octo@example.com").await;
+    let squatter_token = squatter["token"].as_str().unwrap();
+    assert_eq!(user_status(&app, squatter_token).await, StatusCode::OK);
+
+    let victim = social_session(&app, &provider).await;
+    assert_eq!(
+        victim["user"]["id"], squatter["user"]["id"],
+        "the same address, one account"
+    );
+    assert_eq!(victim["user"]["has_password"], false);
+    assert_eq!(victim["user"]["email_verified"], true);
+    assert_eq!(
+        user_status(&app, squatter_token).await,
+        StatusCode::UNAUTHORIZED,
+        "the squatter's session is gone"
+    );
+    let login = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "octo@example.com", "password": "Correct1horse" }),
         )
-        .await,
+        .await;
+    assert_eq!(
+        login.status(),
+        StatusCode::UNAUTHORIZED,
+        "so is his password"
+    );
+    let user = app
+        .store
+        .find_user_by_email("octo@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!user.totp_enabled && user.totp_secret.is_none() && user.referred_by.is_none());
+}
+
+/// Login CSRF: an attacker starts a sign-in with his own provider account and sends the victim
+/// the link it ends on (or the callback); in the victim's browser neither signs anyone in.
+async fn a_sign_in_link_carried_to_another_browser_signs_nobody_in(db: Db) {
+    let Some((app, provider)) = app_with_github(db).await else {
+        return;
+    };
+    let mut attacker = Browser::default();
+    let back = sign_in_in(&app, &provider, "good-code", &mut attacker).await;
+    let victim = Browser::default();
+    let (status, answer) = exchange(&app, &back, &victim).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    let (status, _) = exchange(&app, &back, &attacker).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "the code was spent by the failed try"
+    );
+
+    // The callback itself, carried to another browser, is refused too.
+    let mut attacker = Browser::default();
+    let query = begin_in(&app, &provider, &mut attacker).await;
+    let other = Browser {
+        oauth_cookie: Some("someone-else".into()),
+    };
+    let back = come_back(&app, "good-code", &query["state"], &other).await;
+    assert_eq!(back, "/signin?social_error=github&reason=failed");
+    let back = come_back(&app, "good-code", &query["state"], &attacker).await;
+    assert_eq!(
+        back, "/signin?social_error=github&reason=failed",
+        "the state was single-use"
+    );
+}
+
+fn totp_now(secret: &str) -> String {
+    let totp = totp_rs::TOTP::new_unchecked(
+        totp_rs::Algorithm::SHA1,
+        6,
+        1,
+        30,
+        data_encoding::BASE32_NOPAD
+            .decode(secret.as_bytes())
+            .unwrap(),
+        None,
+        String::new(),
+    );
+    totp.generate_current().unwrap()
+}
+
+/// Turns 2FA on for the session's user; answers a recovery code.
+async fn enable_2fa(app: &TestApp, token: &str) -> String {
+    let setup: Value = app
+        .client
+        .post(app.url("/api/account/2fa/setup"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let secret = setup["secret"].as_str().expect("a secret").to_owned();
+    let enabled = app
+        .client
+        .post(app.url("/api/account/2fa/enable"))
+        .bearer_auth(token)
+        .json(&json!({ "code": totp_now(&secret) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(enabled.status(), StatusCode::OK);
+    let enabled = json_of(enabled).await;
+    enabled["recovery_codes"][0]
+        .as_str()
+        .expect("codes")
+        .to_owned()
+}
+
+async fn with_2fa_on_social_sign_in_asks_for_the_code(db: Db) {
+    let Some((app, provider)) = app_with_github(db).await else {
+        return;
+    };
+    let first = social_session(&app, &provider).await;
+    let recovery_code = enable_2fa(&app, first["token"].as_str().unwrap()).await;
+
+    let mut browser = Browser::default();
+    let back = sign_in_in(&app, &provider, "good-code", &mut browser).await;
+    let (status, step) = exchange(&app, &back, &browser).await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert_eq!(step["requires_2fa"], true, "{step}");
+    assert!(
+        step["token"].is_null(),
+        "no session before the code: {step}"
+    );
+    assert_eq!(step["email"], "octo@example.com");
+    // The same code step as a password sign-in (a recovery code, as the app's code was just
+    // used to turn 2FA on).
+    let response = app
+        .post_json(
+            "/api/two-factor/login",
+            &json!({ "username": "octo@example.com", "challenge": step["challenge"],
+                     "code": recovery_code }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(json_of(response).await["token"].is_string());
+}
+
+async fn enabling_2fa_ends_every_other_session(db: Db) {
+    let Some((app, _provider)) = app_with_github(db).await else {
+        return;
+    };
+    let registered = register(&app, "two@example.com").await;
+    let elsewhere = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "two@example.com", "password": "Correct1horse" }),
+        )
+        .await;
+    let elsewhere = json_of(elsewhere).await;
+    let other_token = elsewhere["token"].as_str().unwrap();
+    assert_eq!(user_status(&app, other_token).await, StatusCode::OK);
+    let here = registered["token"].as_str().unwrap();
+    enable_2fa(&app, here).await;
+    assert_eq!(
+        user_status(&app, here).await,
+        StatusCode::OK,
+        "this session stays"
+    );
+    assert_eq!(
+        user_status(&app, other_token).await,
+        StatusCode::UNAUTHORIZED,
+        "a session a thief might hold ends"
+    );
+}
+
+async fn a_passwordless_account_needs_a_fresh_provider_sign_in_for_sensitive_changes(db: Db) {
+    let Some((app, provider)) = app_with_github(db).await else {
+        return;
+    };
+    let session = social_session(&app, &provider).await;
+    let token = session["token"].as_str().unwrap();
+    // Eleven minutes later the session is no proof that its holder is the owner.
+    let raw = crate::helpers::raw_store(&app.db).await;
+    sqlx::query("UPDATE sessions SET created_at = created_at - 660")
+        .execute(raw.pool())
+        .await
+        .unwrap();
+    let post = |path: &'static str, body: Value| {
+        let (client, url) = (app.client.clone(), app.url(path));
+        let token = token.to_owned();
+        async move {
+            client
+                .post(url)
+                .bearer_auth(token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let set_password = post(
+        "/api/account/password",
+        json!({ "current_password": "", "password": "Correct1horse", "confirm_password": "Correct1horse" }),
     )
     .await;
-    let back = sign_in_through_github(&app, &provider, "good-code").await;
-    let answer = redeem(&app, &back).await;
-    assert_eq!(answer["user"]["id"], registered["user"]["id"]);
-    assert_eq!(answer["user"]["email_verified"], true);
-    assert_eq!(answer["user"]["has_password"], true);
+    assert_eq!(set_password.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        json_of(set_password).await["error"],
+        "For your safety, sign in again with Google or GitHub first, then do this within 10 minutes"
+    );
+    let delete = post("/api/account/delete", json!({ "password": "" })).await;
+    assert_eq!(delete.status(), StatusCode::FORBIDDEN);
+    assert!(
+        app.store
+            .find_user_by_email("octo@example.com")
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    // Signed in through the provider just now: allowed.
+    let fresh = social_session(&app, &provider).await;
+    let response = app
+        .client
+        .post(app.url("/api/account/password"))
+        .bearer_auth(fresh["token"].as_str().unwrap())
+        .json(&json!({ "current_password": "", "password": "Correct1horse", "confirm_password": "Correct1horse" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "{}",
+        response.text().await.unwrap()
+    );
 }
 
 async fn a_forged_state_or_an_unconfigured_provider_go_back_to_sign_in(db: Db) {
