@@ -218,10 +218,6 @@ async fn social_session(app: &TestApp, provider: &Provider) -> Value {
     answer
 }
 
-async fn redeem(app: &TestApp, location: &str) -> Value {
-    redeem_in(app, location, &Browser::default()).await
-}
-
 async fn redeem_in(app: &TestApp, location: &str, browser: &Browser) -> Value {
     let (status, answer) = exchange(app, location, browser).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
