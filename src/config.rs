@@ -114,6 +114,15 @@ pub struct Config {
     /// `FERRY_PARTNER_AUTH_FAILURES_PER_MINUTE`: refused partner-API signatures one client may
     /// send per minute for one key (three times as many over all keys) before it is paused.
     pub partner_auth_failures_per_minute: u32,
+    /// `FERRY_MAX_CONNECTIONS`: connections the server holds open in all (fewer if the
+    /// process's open-file limit allows fewer).
+    pub max_connections: u32,
+    /// `FERRY_CONNECTIONS_PER_CLIENT`: connections one client address may hold open (the
+    /// operator's proxies count only toward the total).
+    pub connections_per_client: u32,
+    /// `FERRY_IDLE_TIMEOUT_SECONDS`: how long a connection may take to send a request's
+    /// headers, or sit idle between requests, before it is closed.
+    pub idle_timeout_seconds: u64,
     /// `FERRY_SANDBOX_SEED`: the seed of the sandbox market's random walk.
     pub sandbox_seed: u64,
     /// `FERRY_SANDBOX_MAINTENANCE`: currency codes the sandbox reports under maintenance.
@@ -221,6 +230,9 @@ struct Defaults {
     streams_per_order: u32,
     streams_total: u32,
     partner_auth_failures_per_minute: u32,
+    max_connections: u32,
+    connections_per_client: u32,
+    idle_timeout_seconds: u64,
     sandbox_seed: u64,
     sandbox_maintenance: Vec<&'static str>,
     sandbox_step_seconds: u32,
@@ -269,6 +281,9 @@ impl Default for Defaults {
             streams_per_order: 10,
             streams_total: 10_000,
             partner_auth_failures_per_minute: 10,
+            max_connections: 10_000,
+            connections_per_client: 64,
+            idle_timeout_seconds: 15,
             sandbox_seed: 42,
             sandbox_maintenance: vec![],
             sandbox_step_seconds: 10,
@@ -387,6 +402,13 @@ impl Config {
                 "the sandbox's simulated orders cannot mix with real ones",
             ));
         }
+        if self.idle_timeout_seconds == 0 {
+            return Err(invalid(
+                "FERRY_IDLE_TIMEOUT_SECONDS",
+                &0,
+                "must be at least 1",
+            ));
+        }
         if self.provider_poll_seconds == 0 {
             return Err(invalid(
                 "FERRY_PROVIDER_POLL_SECONDS",
@@ -416,6 +438,8 @@ impl Config {
             ("FERRY_STREAMS_PER_CLIENT", self.streams_per_client),
             ("FERRY_STREAMS_PER_ORDER", self.streams_per_order),
             ("FERRY_STREAMS_TOTAL", self.streams_total),
+            ("FERRY_MAX_CONNECTIONS", self.max_connections),
+            ("FERRY_CONNECTIONS_PER_CLIENT", self.connections_per_client),
             (
                 "FERRY_PARTNER_AUTH_FAILURES_PER_MINUTE",
                 self.partner_auth_failures_per_minute,

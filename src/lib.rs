@@ -44,6 +44,7 @@ use crate::store::DynStore;
 pub struct App {
     listener: TcpListener,
     router: axum::Router,
+    connections: http::serve::ConnectionLimits,
     store: DynStore,
     orders: Arc<Orders>,
     shutdown_grace: Duration,
@@ -372,8 +373,15 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         currency_list: http::exchange::CurrencyListCache::default(),
         pages: http::spa::PageCache::default(),
     };
+    let connections = http::serve::ConnectionLimits {
+        total: http::serve::raise_file_limit(state.config.max_connections),
+        per_client: state.config.connections_per_client,
+        header_timeout: Duration::from_secs(state.config.idle_timeout_seconds),
+        trusted_proxies: state.config.trusted_proxies.clone(),
+    };
     Ok(App {
         listener,
+        connections,
         orders: state.orders.clone(),
         router: http::router(state),
         store,
@@ -405,23 +413,20 @@ impl App {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        let server = axum::serve(self.listener, service).with_graceful_shutdown(async move {
+        let server = http::serve::serve(self.listener, self.router, self.connections, async move {
             let _ = stop_rx.wait_for(|stop| *stop).await;
         });
-        let mut server = tokio::spawn(server.into_future());
+        let mut server = tokio::spawn(server);
 
         tokio::select! {
             result = &mut server => {
-                result.context("server task")?.context("serving")?;
+                result.context("server task")?;
             }
             () = shutdown => {
                 tracing::info!("shutting down: finishing in-flight requests");
                 let _ = stop_tx.send(true);
                 match tokio::time::timeout(self.shutdown_grace, &mut server).await {
-                    Ok(result) => result.context("server task")?.context("serving")?,
+                    Ok(result) => result.context("server task")?,
                     Err(_) => {
                         tracing::warn!("grace period over; dropping remaining connections");
                         server.abort();

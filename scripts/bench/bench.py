@@ -95,6 +95,8 @@ def bench(label, database_url=None):
         # The per-client quote limit would answer 429 to a load generator on one address.
         FERRY_QUOTE_RATE_PER_MINUTE="100000000",
         FERRY_ORDER_RATE_PER_MINUTE="100000000",
+        # wrk's connections all come from one address.
+        FERRY_CONNECTIONS_PER_CLIENT="100000",
     )
     if database_url:
         env["FERRY_DATABASE_URL"] = database_url

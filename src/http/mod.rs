@@ -19,6 +19,7 @@ mod partners;
 mod rates;
 mod security;
 mod seo;
+pub mod serve;
 pub(crate) mod site_config;
 pub mod spa;
 mod status;

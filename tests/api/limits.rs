@@ -194,3 +194,120 @@ async fn event_streams_are_limited_per_client_and_per_order_and_given_back_when_
         "a closed stream gives its place back"
     );
 }
+
+/// Opens a TCP connection from `source` (a loopback address of its own) to the app.
+async fn connect_from(app: &TestApp, source: &str) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+    socket.connect(app.address).await.unwrap()
+}
+
+/// Whether the server closed `stream` (a read answers nothing) within `within`.
+async fn closed_within(stream: &mut tokio::net::TcpStream, within: std::time::Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buffer = vec![0u8; 4096];
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_holding_two_thousand_streams_leaves_the_server_answering_others() {
+    // The test process holds both ends of every connection.
+    rlimit::increase_nofile_limit(16_384).unwrap();
+    let app = app_with(|c| c.connections_per_client = 64).await;
+    let body = json!({ "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01",
+                       "toAddress": ETH_ADDRESS, "direction": "from", "type": "float" });
+    let order = json_of(app.post_json("/api/create-order", &body).await).await["data"].clone();
+    let request = format!(
+        "GET /api/orders/{}/events?token={} HTTP/1.1\r\nHost: ferry\r\n\r\n",
+        order["id"].as_str().unwrap(),
+        order["token"].as_str().unwrap()
+    );
+    let mut held = Vec::new();
+    for _ in 0..2_000 {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = connect_from(&app, "127.0.0.1").await;
+        let _ = stream.write_all(request.as_bytes()).await;
+        held.push(stream);
+    }
+    // Another client is served at once.
+    let started = std::time::Instant::now();
+    let mut other = connect_from(&app, "127.0.0.2").await;
+    {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        other
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = String::new();
+        other.read_to_string(&mut answer).await.unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    // The server keeps at most its per-client share of the flood open.
+    let mut open = 0;
+    for stream in &mut held {
+        if !closed_within(stream, std::time::Duration::from_millis(1)).await {
+            open += 1;
+        }
+    }
+    assert!(open <= 64, "{open} of the flood's connections still open");
+}
+
+#[tokio::test]
+async fn a_half_sent_request_and_an_idle_connection_are_closed_after_the_idle_timeout() {
+    use tokio::io::AsyncWriteExt;
+    let app = app_with(|c| c.idle_timeout_seconds = 1).await;
+    // Slowloris: headers that never end.
+    let mut half = connect_from(&app, "127.0.0.1").await;
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n")
+        .await
+        .unwrap();
+    // Keep-alive: one request, then nothing.
+    let mut idle = connect_from(&app, "127.0.0.1").await;
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n\r\n")
+        .await
+        .unwrap();
+    let window = std::time::Duration::from_secs(4);
+    assert!(
+        closed_within(&mut half, window).await,
+        "a half-sent request is cut off"
+    );
+    assert!(
+        closed_within(&mut idle, window).await,
+        "an idle connection is closed"
+    );
+}
+
+#[tokio::test]
+async fn past_the_connection_cap_new_connections_are_closed_unanswered() {
+    use tokio::io::AsyncWriteExt;
+    let app = app_with(|c| c.max_connections = 4).await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect_from(&app, "127.0.0.1").await);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut fifth = connect_from(&app, "127.0.0.3").await;
+    let _ = fifth
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n\r\n")
+        .await;
+    assert!(closed_within(&mut fifth, std::time::Duration::from_secs(2)).await);
+    drop(held);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(
+        app.get("/healthz").await.status(),
+        StatusCode::OK,
+        "places come back"
+    );
+}
