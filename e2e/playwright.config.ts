@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { defineConfig, devices } from '@playwright/test';
 
-import { ADMIN_TOKEN } from './tests/support';
+import { ADMIN_TOKEN, METRICS_TOKEN } from './tests/support';
 
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(18080 + Math.floor(Math.random() * 1000));
@@ -84,6 +84,7 @@ export default defineConfig({
         // Every test's browser comes from 127.0.0.1: one client making many orders and accounts.
         FERRY_ORDER_RATE_PER_MINUTE: '10000',
         FERRY_REGISTER_RATE_PER_HOUR: '10000',
+        FERRY_METRICS_TOKEN: METRICS_TOKEN,
         FERRY_SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
         FERRY_MAIL_RETRY_SECONDS: '1',
         FERRY_GITHUB_CLIENT_ID: 'e2e-client',

@@ -114,6 +114,13 @@ pub struct Config {
     /// `FERRY_PARTNER_AUTH_FAILURES_PER_MINUTE`: refused partner-API signatures one client may
     /// send per minute for one key (three times as many over all keys) before it is paused.
     pub partner_auth_failures_per_minute: u32,
+    /// `FERRY_METRICS_TOKEN`: `/metrics` answers a bearer of this token.
+    #[serde(default)]
+    pub metrics_token: Option<SecretString>,
+    /// `FERRY_METRICS_ALLOW`: addresses or CIDR blocks `/metrics` answers without a token.
+    /// With neither set, `/metrics` is off (404).
+    #[serde(deserialize_with = "networks_from_list")]
+    pub metrics_allow: Vec<IpNet>,
     /// `FERRY_MAX_CONNECTIONS`: connections the server holds open in all (fewer if the
     /// process's open-file limit allows fewer).
     pub max_connections: u32,
@@ -230,6 +237,7 @@ struct Defaults {
     streams_per_order: u32,
     streams_total: u32,
     partner_auth_failures_per_minute: u32,
+    metrics_allow: Vec<&'static str>,
     max_connections: u32,
     connections_per_client: u32,
     idle_timeout_seconds: u64,
@@ -281,6 +289,7 @@ impl Default for Defaults {
             streams_per_order: 10,
             streams_total: 10_000,
             partner_auth_failures_per_minute: 10,
+            metrics_allow: vec![],
             max_connections: 10_000,
             connections_per_client: 64,
             idle_timeout_seconds: 15,

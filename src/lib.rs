@@ -93,6 +93,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         store.clone(),
         catalogue,
         provider.clone(),
+        switches.clone(),
     )?);
     let orders = Arc::new(
         Orders::new(
@@ -175,6 +176,7 @@ fn partners(
     store: DynStore,
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
+    switches: CurrencySwitches,
 ) -> anyhow::Result<Partners> {
     use secrecy::ExposeSecret;
     let master = keys::load_master_key(
@@ -198,6 +200,7 @@ fn partners(
             store.clone(),
             catalogue,
             provider,
+            switches,
             LedgerSettings {
                 share_percent: config.affiliate_share_percent,
                 max_markup_percent: config.affiliate_max_markup_percent,

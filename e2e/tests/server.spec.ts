@@ -2,6 +2,8 @@
 // shell, JSON for unknown API paths, health and metrics.
 import { expect, test } from '@playwright/test';
 
+import { METRICS_TOKEN } from './support';
+
 test('hashed assets are served precompressed with an immutable cache', async ({ request }) => {
   const shell = await request.get('/');
   expect(shell.headers()['cache-control']).toBe('no-cache');
@@ -66,6 +68,11 @@ test('unknown API paths are JSON 404s, never the app shell', async ({ request })
 test('health, readiness and metrics answer', async ({ request }) => {
   expect((await request.get('/healthz')).status()).toBe(200);
   expect(await (await request.get('/readyz')).json()).toEqual({ status: 'ready' });
-  const metrics = await (await request.get('/metrics')).text();
-  expect(metrics).toContain('http_requests_total');
+  // Metrics are for the operator's scraper: a bearer of its token.
+  expect((await request.get('/metrics')).status()).toBe(404);
+  const metrics = await request.get('/metrics', {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(metrics.status()).toBe(200);
+  expect(await metrics.text()).toContain('http_requests_total');
 });

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const ADMIN_TOKEN = 'e2e-admin-token';
+/** The bearer token the e2e server's `/metrics` answers (`FERRY_METRICS_TOKEN`). */
+export const METRICS_TOKEN = 'e2e-metrics-token';
 
 /** Published addresses that pass the server's checksums. */
 export const ADDRESSES = {

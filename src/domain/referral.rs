@@ -30,13 +30,13 @@ pub fn click_source(raw: Option<&str>) -> String {
     source.chars().take(255).collect()
 }
 
-/// An anonymous visitor key: a hash of the client address and user agent, so clicks can be
-/// deduplicated per visitor and day without storing either.
-pub fn visitor_key(client_address: &str, user_agent: &str) -> String {
+/// An anonymous visitor key: a hash of the client (its address, an IPv6 client by its /64),
+/// so clicks are counted once per visitor and day without storing the address. The browser's
+/// User-Agent is left out on purpose: it is the client's to change, one new value per click.
+pub fn visitor_key(client: &str) -> String {
     let digest = Sha256::new()
-        .chain_update(client_address.as_bytes())
-        .chain_update([0])
-        .chain_update(user_agent.as_bytes())
+        .chain_update(b"referral-visitor:")
+        .chain_update(client.as_bytes())
         .finalize();
     hex::encode(&digest[..16])
 }
@@ -79,11 +79,10 @@ mod tests {
     }
 
     #[test]
-    fn the_visitor_key_depends_on_address_and_agent_and_hides_both() {
-        let a = visitor_key("10.0.0.1", "Firefox");
-        assert_eq!(a, visitor_key("10.0.0.1", "Firefox"));
-        assert_ne!(a, visitor_key("10.0.0.2", "Firefox"));
-        assert_ne!(a, visitor_key("10.0.0.1", "Chrome"));
+    fn the_visitor_key_is_the_client_hidden() {
+        let a = visitor_key("10.0.0.1");
+        assert_eq!(a, visitor_key("10.0.0.1"));
+        assert_ne!(a, visitor_key("10.0.0.2"));
         assert!(!a.contains("10.0.0.1"));
         assert_eq!(a.len(), 32);
     }

@@ -1,7 +1,7 @@
 //! `POST /api/affiliate/click`: a visitor arrived with `?ref=` (spec/accounts-and-pages.md §4.6).
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -34,21 +34,15 @@ struct ClickRequest {
 )]
 async fn record_affiliate_click(
     State(state): State<AppState>,
-    ClientAddress(client): ClientAddress,
-    headers: HeaderMap,
+    client: ClientAddress,
     ApiJson(body): ApiJson<ClickRequest>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let user_agent = headers
-        .get(header::USER_AGENT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
     affiliate::record_click(
         state.store.as_ref(),
         Click {
             referral_code: &body.referral_code,
             source: body.source.as_deref(),
-            client_address: &client.to_string(),
-            user_agent,
+            client: &client.key().label(),
             now_unix: crate::now_unix(),
         },
     )

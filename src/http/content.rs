@@ -144,12 +144,15 @@ struct SearchQuery {
     params(("q" = Option<String>, Query), ("lang" = Option<String>, Query, description = "the reader's language (en when absent or unknown)")),
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
-async fn search_help(ApiQuery(query): ApiQuery<SearchQuery>) -> Result<Json<Value>, ApiError> {
+async fn search_help(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<SearchQuery>,
+) -> Result<Json<Value>, ApiError> {
     if query.q.len() > 200 {
         return Err(ApiError::BadRequest("The search is too long".into()));
     }
     let language = reading_language(query.lang.as_deref());
-    let hits = content::search("help", &query.q, language, SEARCH_LIMIT);
+    let hits = content::search("help", &query.q, language, SEARCH_LIMIT, &operator(&state));
     Ok(Json(json!({ "query": query.q, "items": hits })))
 }
 

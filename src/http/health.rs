@@ -3,12 +3,15 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::json;
 
 use super::AppState;
+use super::error::ApiError;
+use super::extract::ClientAddress;
+use crate::domain::secret::constant_time_eq;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -36,13 +39,34 @@ async fn get_readiness(State(state): State<AppState>) -> impl IntoResponse {
     }
 }
 
-async fn get_metrics(State(state): State<AppState>) -> impl IntoResponse {
+/// Prometheus text, for the operator's scraper only: a bearer of `FERRY_METRICS_TOKEN` or a
+/// client in `FERRY_METRICS_ALLOW`; everyone else gets the 404 of a page that is not there.
+async fn get_metrics(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
+    use secrecy::ExposeSecret;
+    let config = &state.config;
+    let by_token = config.metrics_token.as_ref().is_some_and(|token| {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|given| {
+                constant_time_eq(given.trim().as_bytes(), token.expose_secret().as_bytes())
+            })
+    });
+    let by_address = config.metrics_allow.iter().any(|n| n.contains(&client.0));
+    if !(by_token || by_address) {
+        return Err(ApiError::NotFound);
+    }
     state.metrics.run_upkeep();
-    (
+    Ok((
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
         state.metrics.render(),
-    )
+    ))
 }

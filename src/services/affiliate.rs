@@ -7,8 +7,8 @@ use crate::store::{NewReferralClick, Store, StoreError};
 pub struct Click<'a> {
     pub referral_code: &'a str,
     pub source: Option<&'a str>,
-    pub client_address: &'a str,
-    pub user_agent: &'a str,
+    /// The client as per-client limits count it (`limits::ClientKey::label`).
+    pub client: &'a str,
     pub now_unix: i64,
 }
 
@@ -22,7 +22,7 @@ pub async fn record_click(store: &dyn Store, click: Click<'_>) -> Result<(), Sto
     store
         .record_referral_click(&NewReferralClick {
             referral_code: code.as_str().to_owned(),
-            visitor_key: referral::visitor_key(click.client_address, click.user_agent),
+            visitor_key: referral::visitor_key(click.client),
             day: referral::day_of(click.now_unix),
             source: referral::click_source(click.source),
             created_at: click.now_unix,

@@ -217,8 +217,15 @@ pub fn list(collection: &str, language: Language) -> Option<Vec<Summary>> {
 
 /// Documents of `collection` containing every word of `query` (title, summary or body), best
 /// first: title matches weigh most, then the summary, then how often the body mentions them.
-/// Each document is searched in `language` where it is translated, else in English.
-pub fn search(collection: &str, query: &str, language: Language, limit: usize) -> Vec<Hit> {
+/// Each document is searched in `language` where it is translated, else in English, with the
+/// operator's details filled in as the articles show them.
+pub fn search(
+    collection: &str,
+    query: &str,
+    language: Language,
+    limit: usize,
+    operator: &Operator<'_>,
+) -> Vec<Hit> {
     let words: Vec<String> = query
         .split_whitespace()
         .map(|w| {
@@ -238,18 +245,17 @@ pub fn search(collection: &str, query: &str, language: Language, limit: usize) -
         .values()
         .map(|versions| versions.read_in(language))
         .filter_map(|source| {
-            let title = source.summary.title.to_lowercase();
-            let summary = source
-                .summary
-                .summary
-                .clone()
-                .unwrap_or_default()
-                .to_lowercase();
+            let mut shown = source.summary.clone();
+            shown.title = operator.fill(&shown.title);
+            shown.summary = shown.summary.map(|s| operator.fill(&s));
+            let text = operator.fill(&source.text);
+            let title = shown.title.to_lowercase();
+            let summary = shown.summary.clone().unwrap_or_default().to_lowercase();
             let mut score = 0;
             for word in &words {
                 let in_title = title.matches(word.as_str()).count();
                 let in_summary = summary.matches(word.as_str()).count();
-                let in_body = source.text.matches(word.as_str()).count();
+                let in_body = text.matches(word.as_str()).count();
                 if in_title + in_summary + in_body == 0 {
                     return None;
                 }
@@ -258,8 +264,8 @@ pub fn search(collection: &str, query: &str, language: Language, limit: usize) -
             Some((
                 score,
                 Hit {
-                    summary: source.summary.clone(),
-                    excerpt: excerpt(&source.text, &words[0]),
+                    summary: shown,
+                    excerpt: excerpt(&text, &words[0]),
                 },
             ))
         })
@@ -374,6 +380,27 @@ fn split_front_matter(text: &str) -> (&str, &str) {
     }
 }
 
+impl Operator<'_> {
+    /// The placeholders documents use and the operator's value of each.
+    fn placeholders(&self) -> [(&'static str, &str); 4] {
+        [
+            ("{{company_name}}", self.company_name),
+            ("{{site_name}}", self.site_name),
+            ("{{support_email}}", self.support_email),
+            ("{{public_url}}", self.public_url),
+        ]
+    }
+
+    /// Plain text with the placeholders filled in (search excerpts, titles).
+    fn fill(&self, text: &str) -> String {
+        self.placeholders()
+            .iter()
+            .fold(text.to_owned(), |text, (name, value)| {
+                text.replace(name, value)
+            })
+    }
+}
+
 /// Replaces the operator placeholders. The values are Markdown-escaped so an operator's text
 /// can never turn into markup.
 fn substitute(body: &str, operator: &Operator<'_>) -> String {
@@ -392,10 +419,12 @@ fn substitute(body: &str, operator: &Operator<'_>) -> String {
             })
             .collect::<String>()
     };
-    body.replace("{{company_name}}", &escape(operator.company_name))
-        .replace("{{site_name}}", &escape(operator.site_name))
-        .replace("{{support_email}}", &escape(operator.support_email))
-        .replace("{{public_url}}", &escape(operator.public_url))
+    operator
+        .placeholders()
+        .iter()
+        .fold(body.to_owned(), |body, (name, value)| {
+            body.replace(name, &escape(value))
+        })
 }
 
 /// Markdown to HTML, with any raw HTML of the source left out.
@@ -498,14 +527,34 @@ mod tests {
 
     #[test]
     fn search_finds_articles_by_words_of_their_body_best_first() {
-        let hits = search("help", "recovery codes", Language::En, 10);
+        let find = |query: &str| search("help", query, Language::En, 10, &OPERATOR);
+        let hits = find("recovery codes");
         assert!(!hits.is_empty());
         assert!(hits.iter().any(|h| h.summary.slug == "two-factor-auth"));
         assert!(hits[0].excerpt.contains("recovery"), "{}", hits[0].excerpt);
-        assert!(search("help", "  ", Language::En, 10).is_empty());
-        assert!(search("help", "zzqqxx", Language::En, 10).is_empty());
+        assert!(find("  ").is_empty());
+        assert!(find("zzqqxx").is_empty());
         // Every word must match.
-        assert!(search("help", "recovery zzqqxx", Language::En, 10).is_empty());
+        assert!(find("recovery zzqqxx").is_empty());
+    }
+
+    #[test]
+    fn search_results_show_the_operators_details_as_the_articles_do() {
+        let hits = search("help", "commit", Language::En, 10, &OPERATOR);
+        let cancel = hits
+            .iter()
+            .find(|h| h.summary.slug == "cancel-exchange")
+            .expect("the cancel article");
+        assert!(
+            cancel.excerpt.contains("on Ferry does not commit"),
+            "{}",
+            cancel.excerpt
+        );
+        for hit in search("help", "exchange", Language::En, 50, &OPERATOR) {
+            for text in [&hit.excerpt, &hit.summary.title] {
+                assert!(!text.contains("{{"), "{}: {text}", hit.summary.slug);
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,12 @@ use crate::on_both_backends;
 on_both_backends!(a_click_is_accepted_and_counted_once_per_visitor_and_day);
 
 async fn a_click_is_accepted_and_counted_once_per_visitor_and_day(db: Db) {
-    let Some(app) = spawn_app_with(db, |_| {}).await else {
+    // The test client is its own proxy here, so it can speak for two visitors.
+    let Some(app) = spawn_app_with(db, |c| {
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await
+    else {
         return;
     };
     let body = json!({ "referral_code": "alice-01", "source": "https://blog.example/post" });
@@ -22,15 +27,31 @@ async fn a_click_is_accepted_and_counted_once_per_visitor_and_day(db: Db) {
         1
     );
 
-    let other_browser = app
+    // A new User-Agent per click is the same visitor: it buys no extra clicks.
+    for agent in ["another browser", "yet another", "a third"] {
+        let response = app
+            .client
+            .post(app.url("/api/affiliate/click"))
+            .header("user-agent", agent)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::ACCEPTED);
+    }
+    assert_eq!(
+        app.store.count_referral_clicks("alice-01").await.unwrap(),
+        1
+    );
+    let other_visitor = app
         .client
         .post(app.url("/api/affiliate/click"))
-        .header("user-agent", "another browser")
+        .header("x-forwarded-for", "203.0.113.9")
         .json(&body)
         .send()
         .await
         .unwrap();
-    assert_eq!(other_browser.status(), StatusCode::ACCEPTED);
+    assert_eq!(other_visitor.status(), StatusCode::ACCEPTED);
     assert_eq!(
         app.store.count_referral_clicks("alice-01").await.unwrap(),
         2

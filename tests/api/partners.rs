@@ -332,7 +332,11 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
     assert_eq!(count(&before, &read), 2, "refused requests cost nothing");
     assert_eq!(count(&before, &trade), 0);
 
-    // Create, replay, read back.
+    // Create, replay, read back. The partner adds a markup (afftax) for itself: on its own
+    // key's orders that markup is what it earns, never a share of Ferry's fee.
+    let mut marked_up = btc_to_eth("0.1", "float");
+    marked_up["afftax"] = json!("0.5");
+    let body = marked_up.to_string();
     let created = app.v2_raw("create", &trade, &trade_secret, &body).await.1;
     assert_eq!(created["code"], 0, "{created}");
     let order = &created["data"];
@@ -442,14 +446,11 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
     assert!(done["data"]["time"]["finish"].is_i64());
     commission_settles(&app, &alice, &id, "available").await;
     let summary = app.summary(&alice).await;
+    let figure = |name: &str| summary[name].as_str().unwrap().parse::<f64>().unwrap();
+    let markup_only = figure("volume_usd") * 0.005;
     assert!(
-        summary["earned_usd"]
-            .as_str()
-            .unwrap()
-            .parse::<f64>()
-            .unwrap()
-            > 0.0,
-        "{summary}"
+        figure("earned_usd") > 0.0 && (figure("earned_usd") - markup_only).abs() < 0.011,
+        "the markup and nothing more: {summary}"
     );
     assert!(
         summary["earned_btc"]
@@ -665,6 +666,42 @@ async fn a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_
         .await
         .unwrap();
     assert_eq!(bad_address.status(), StatusCode::BAD_REQUEST);
+    // Valid by every checksum, and whatever is sent there is gone: refused.
+    let ask = |currency: &'static str, address: &'static str| {
+        let (app, token) = (&app, carol.token.clone());
+        async move {
+            let response = app
+                .as_user(reqwest::Method::POST, "/api/affiliate/payouts", &token)
+                .await
+                .json(&json!({ "currency": currency, "address": address }))
+                .send()
+                .await
+                .unwrap();
+            (response.status(), json_of(response).await)
+        }
+    };
+    let (status, burn) = ask("ETH", "0x000000000000000000000000000000000000dEaD").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        burn["error"],
+        "That address burns whatever is sent to it; enter an address you control"
+    );
+    // A currency the operator stopped paying out is not offered for payouts either.
+    let switched = app
+        .client
+        .put(app.url("/api/admin/currency-overrides/ETH"))
+        .bearer_auth(ADMIN)
+        .json(&json!({ "recv": false }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(switched.status(), StatusCode::OK);
+    let (status, paused) = ask("ETH", ETH_ADDRESS).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        paused["error"],
+        "ETH (ERC20) payouts are paused; choose another currency"
+    );
     let requested = app
         .as_user(
             reqwest::Method::POST,

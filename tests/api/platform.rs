@@ -83,10 +83,18 @@ async fn every_response_carries_a_request_id() {
 
 #[tokio::test]
 async fn metrics_count_requests_by_route_and_status_with_latency_histograms() {
-    let app = spawn_app().await;
+    let app = spawn_app_with(Db::Sqlite, |c| c.metrics_token = Some("scrape-me".into()))
+        .await
+        .unwrap();
     app.get("/api/config").await;
     app.get("/api/definitely-missing").await;
-    let response = app.get("/metrics").await;
+    let response = app
+        .client
+        .get(app.url("/metrics"))
+        .bearer_auth("scrape-me")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let text = response.text().await.unwrap();
     assert!(text.contains("http_requests_total"), "{text}");
@@ -188,4 +196,39 @@ async fn legal_documents_are_served_with_the_operators_details() {
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     let sneaky = app.get("/api/content/legal/..%2F..%2FCargo").await;
     assert_eq!(sneaky.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn metrics_are_for_the_operators_scraper_only() {
+    let off = spawn_app().await;
+    assert_eq!(
+        off.get("/metrics").await.status(),
+        StatusCode::NOT_FOUND,
+        "off by default"
+    );
+    let app = spawn_app_with(Db::Sqlite, |c| {
+        c.metrics_token = Some("scrape-me".into());
+        c.metrics_allow = vec!["10.1.0.0/16".parse().unwrap()];
+    })
+    .await
+    .unwrap();
+    let with = |token: &str| {
+        app.client
+            .get(app.url("/metrics"))
+            .bearer_auth(token)
+            .send()
+    };
+    assert_eq!(app.get("/metrics").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(with("wrong").await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(with("scrape-me").await.unwrap().status(), StatusCode::OK);
+    let allowed = spawn_app_with(Db::Sqlite, |c| {
+        c.metrics_allow = vec!["127.0.0.0/8".parse().unwrap()];
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        allowed.get("/metrics").await.status(),
+        StatusCode::OK,
+        "an allowed address"
+    );
 }

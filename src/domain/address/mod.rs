@@ -107,5 +107,58 @@ pub fn validate_address(
     }
 }
 
+/// Whether `address` is one that nobody can spend from: a chain's well-known burn address
+/// (EVM's zero and `0x…dEaD`, Bitcoin's eater, Tron's zero, Solana's system program). Valid by
+/// every checksum, and a payout sent there is lost for good.
+pub fn is_burn_address(family: AddressFamily, address: &str) -> bool {
+    let address = address.trim();
+    match family {
+        AddressFamily::Evm => {
+            let hex = address.trim_start_matches("0x").trim_start_matches("0X");
+            hex.chars().all(|c| c == '0') || hex.eq_ignore_ascii_case(&format!("{:0>40}", "dead"))
+        }
+        AddressFamily::Btc => address == "1BitcoinEaterAddressDontSendf59kuE",
+        AddressFamily::Trx => address == "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb",
+        AddressFamily::Sol => address.chars().all(|c| c == '1'),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod vectors;
+
+#[cfg(test)]
+mod burn_tests {
+    use super::*;
+
+    #[test]
+    fn well_known_burn_addresses_are_recognised_and_ordinary_ones_are_not() {
+        for (family, address) in [
+            (
+                AddressFamily::Evm,
+                "0x0000000000000000000000000000000000000000",
+            ),
+            (
+                AddressFamily::Evm,
+                "0x000000000000000000000000000000000000dEaD",
+            ),
+            (AddressFamily::Btc, "1BitcoinEaterAddressDontSendf59kuE"),
+            (AddressFamily::Trx, "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb"),
+            (AddressFamily::Sol, "11111111111111111111111111111111"),
+        ] {
+            assert!(is_burn_address(family, address), "{address}");
+        }
+        for (family, address) in [
+            (
+                AddressFamily::Evm,
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            ),
+            (
+                AddressFamily::Btc,
+                "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+            ),
+        ] {
+            assert!(!is_burn_address(family, address), "{address}");
+        }
+    }
+}

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use rust_decimal::Decimal;
 
-use crate::domain::address::{validate_address, validate_tag};
+use crate::domain::address::{is_burn_address, validate_address, validate_tag};
 use crate::domain::currency::Catalogue;
 use crate::domain::order::OrderStatus;
 use crate::domain::referral::{ReferralCode, day_of};
 use crate::providers::LiquidityProvider;
+use crate::services::availability::CurrencySwitches;
 use crate::store::{
     ApiKeyRecord, Commission, DynStore, OrderRecord, Payout, StoreError, UserRecord,
 };
@@ -134,6 +135,8 @@ pub struct Ledger {
     store: DynStore,
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
+    /// The operator's currency switches: payouts only in currencies Ferry pays out now.
+    switches: CurrencySwitches,
     pub settings: LedgerSettings,
 }
 
@@ -142,12 +145,14 @@ impl Ledger {
         store: DynStore,
         catalogue: &'static Catalogue,
         provider: Arc<dyn LiquidityProvider>,
+        switches: CurrencySwitches,
         settings: LedgerSettings,
     ) -> Ledger {
         Ledger {
             store,
             catalogue,
             provider,
+            switches,
             settings,
         }
     }
@@ -203,7 +208,9 @@ impl Ledger {
     }
 
     /// The order's USD volume (what was received, once known) and the partner's commission:
-    /// their share of the fee the order was made with, plus their own markup.
+    /// their share of the fee the order was made with, plus their own markup. On the partner's
+    /// own orders (placed with their own key) only the markup, which the partner charged on
+    /// top: nobody earns a share of Ferry's fee on what they exchange themselves.
     fn commission_of(&self, order: &OrderRecord) -> (Decimal, Decimal) {
         let volume = match order.received_amount {
             Some(received) if !order.from_amount.is_zero() => {
@@ -212,7 +219,13 @@ impl Ledger {
             _ => order.from_usd,
         };
         let hundred = Decimal::ONE_HUNDRED;
-        let share = volume * order.fee_percent / hundred * self.settings.share_percent / hundred;
+        let own =
+            order.affiliate_user_id.is_some() && order.affiliate_user_id == order.owner_user_id;
+        let share = if own {
+            Decimal::ZERO
+        } else {
+            volume * order.fee_percent / hundred * self.settings.share_percent / hundred
+        };
         let markup = order.partner_fee_percent.unwrap_or_default();
         (
             volume.round_dp(2),
@@ -325,6 +338,13 @@ impl Ledger {
             .catalogue
             .get(currency)
             .ok_or_else(|| LedgerError::Invalid("Choose a payout currency".into()))?;
+        if !self.switches.state(self.provider.as_ref(), coin).recv {
+            return Err(LedgerError::Invalid(format!(
+                "{} ({}) payouts are paused; choose another currency",
+                coin.coin,
+                coin.network_label()
+            )));
+        }
         let address = address.trim();
         validate_address(coin.family, &coin.network, address).map_err(|_| {
             LedgerError::Invalid(format!(
@@ -333,6 +353,11 @@ impl Ledger {
                 coin.network_label()
             ))
         })?;
+        if is_burn_address(coin.family, address) {
+            return Err(LedgerError::Invalid(
+                "That address burns whatever is sent to it; enter an address you control".into(),
+            ));
+        }
         let tag = tag.map(str::trim).filter(|t| !t.is_empty());
         if let Some(tag) = tag {
             validate_tag(coin.family, tag)
