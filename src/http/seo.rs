@@ -175,38 +175,58 @@ fn full_title(title: &str, site: &str, language: Language) -> String {
     full
 }
 
+const PAIR_TITLE: &str = "Exchange {{from}} ({{fromNetwork}}) to {{to}} ({{toNetwork}})";
+const PAIR_DESCRIPTION: &str = "Swap {{from}} on {{fromNetwork}} for {{to}} on {{toNetwork}} \
+    at a float or fixed rate, with no account: live quote, limits and network fees.";
+
+/// A pair page's head: the pair's own title and description in `language`.
+fn pair_meta(
+    catalogue: &crate::domain::currency::Catalogue,
+    site: &str,
+    pair: &str,
+    language: Language,
+) -> Option<PageMeta> {
+    let (from, to) = pair.split_once('-')?;
+    let from = catalogue.get(&from.to_ascii_uppercase())?;
+    let to = catalogue.get(&to.to_ascii_uppercase())?;
+    // The app's texts for pair pages in this language, else its English ones.
+    let texts = super::spa::pair_page_texts(language);
+    let fill = |template: &str| {
+        template
+            .replace("{{from}}", &from.coin)
+            .replace("{{fromNetwork}}", &from.network)
+            .replace("{{to}}", &to.coin)
+            .replace("{{toNetwork}}", &to.network)
+    };
+    let title = fill(texts.as_ref().map_or(PAIR_TITLE, |t| t.title.as_str()));
+    // Each pair page describes its own pair (never the home page's words): the app's
+    // template in this language when it has one, else the English one.
+    let description = fill(
+        texts
+            .as_ref()
+            .and_then(|t| t.description.as_deref())
+            .filter(|d| d.contains("{{from}}"))
+            .unwrap_or(PAIR_DESCRIPTION),
+    );
+    Some(PageMeta {
+        title: full_title(&title, site, language),
+        description,
+        keywords: format!(
+            "{} to {}, {} {} exchange, swap {}, buy {}",
+            from.coin, to.coin, from.name, to.name, from.coin, to.coin
+        )
+        .to_lowercase(),
+        og_type: "website",
+        noindex: false,
+        found: true,
+    })
+}
+
 /// Pair pages, help articles and blog posts: known only from the catalogue and the content.
 fn dynamic_meta(state: &AppState, path: &str, language: Language) -> Option<PageMeta> {
     let site = &state.config.site_name;
     if let Some(pair) = path.strip_prefix("/exchange/") {
-        let (from, to) = pair.split_once('-')?;
-        let from = state.catalogue.get(&from.to_ascii_uppercase())?;
-        let to = state.catalogue.get(&to.to_ascii_uppercase())?;
-        // The app's texts for pair pages in this language, else its English ones.
-        let texts = super::spa::pair_page_texts(language);
-        let template = texts.as_ref().map_or(
-            "Exchange {{from}} ({{fromNetwork}}) to {{to}} ({{toNetwork}})",
-            |t| t.title.as_str(),
-        );
-        let title = template
-            .replace("{{from}}", &from.coin)
-            .replace("{{fromNetwork}}", &from.network)
-            .replace("{{to}}", &to.coin)
-            .replace("{{toNetwork}}", &to.network);
-        return Some(PageMeta {
-            title: full_title(&title, site, language),
-            description: texts
-                .and_then(|t| t.description)
-                .unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned()),
-            keywords: format!(
-                "{} to {}, {} {} exchange, swap {}, buy {}",
-                from.coin, to.coin, from.name, to.name, from.coin, to.coin
-            )
-            .to_lowercase(),
-            og_type: "website",
-            noindex: false,
-            found: true,
-        });
+        return pair_meta(state.catalogue, site, pair, language);
     }
     let (collection, slug) = if let Some(slug) = path.strip_prefix("/help/articles/") {
         ("help", slug)
@@ -463,6 +483,23 @@ mod tests {
             full_title("Ferry — instant crypto exchange", "Ferry", Language::Ja),
             "Ferry — instant crypto exchange | 日本語"
         );
+    }
+
+    #[test]
+    fn each_pair_page_describes_its_own_pair() {
+        let catalogue = crate::domain::currency::Catalogue::embedded();
+        let btc_eth = pair_meta(catalogue, "Ferry", "btc-eth", Language::En).unwrap();
+        let ltc_xmr = pair_meta(catalogue, "Ferry", "ltc-xmr", Language::En).unwrap();
+        assert!(btc_eth.description.contains("BTC") && btc_eth.description.contains("ETH"));
+        assert!(ltc_xmr.description.contains("LTC") && ltc_xmr.description.contains("XMR"));
+        assert_ne!(btc_eth.description, ltc_xmr.description);
+        assert_ne!(btc_eth.description, DEFAULT_DESCRIPTION);
+        assert!(
+            !btc_eth.description.contains("{{"),
+            "{}",
+            btc_eth.description
+        );
+        assert!(pair_meta(catalogue, "Ferry", "btc-nope", Language::En).is_none());
     }
 
     #[test]
