@@ -516,7 +516,7 @@ async fn ccies(
                 json!({
                     "code": c.code, "coin": c.coin, "network": c.network, "name": c.name,
                     "recv": recv, "send": send, "tag": c.tag,
-                    "logo": format!("{base}{}", c.logo), "color": c.color, "priority": c.priority,
+                    "logo": format!("{base}/coins/{}.svg", c.logo), "color": c.color, "priority": c.priority,
                 })
             })
             .collect();

@@ -113,8 +113,10 @@ pub fn order_object(
             "expiration": order.expires_at,
             "left": left,
         },
+        // As FixedFloat answers: `amount` is what the order asks for, what arrived is `tx.amount`.
         "from": merge(names(from, &order.from_code), json!({
-            "amount": to_wire(order.received_amount.unwrap_or(order.from_amount)),
+            "amount": to_wire(order.from_amount),
+            "usd": format!("{:.2}", order.from_usd),
             "address": order.deposit_address,
             "addressAlt": null,
             "tag": order.deposit_tag,
@@ -128,6 +130,7 @@ pub fn order_object(
         })),
         "to": merge(names(to, &order.to_code), json!({
             "amount": to_wire(order.payout_amount.unwrap_or(order.to_amount)),
+            "usd": format!("{:.2}", order.to_usd),
             "address": order.to_address,
             "tag": order.to_tag,
             "tx": tx(sent.and(order.payout_amount), sent, sent.map(|_| 1)),
