@@ -113,6 +113,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                     public_url: config.public_url.clone(),
                 }),
                 partners: Some(partners.clone()),
+                email_idn: config.email_idn(),
             },
         )
         .await
@@ -260,6 +261,7 @@ fn accounts(config: &Config, store: DynStore, mailer: Mailer) -> Accounts {
             support_email: config.support_email.clone(),
             max_failures: i64::from(config.login_attempts),
             pause_seconds: i64::from(config.login_pause_minutes) * 60,
+            email_idn: config.email_idn(),
         },
     )
 }
@@ -351,6 +353,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         &config.support_email,
         &config.site_name,
         config.contact_rate_per_hour,
+        config.email_idn(),
     ));
     let state = AppState {
         limits: Arc::new(limits::Limits::new(&config)),

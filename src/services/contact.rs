@@ -2,7 +2,7 @@
 //! forwarded to the support address through the mail outbox; a few messages per client and
 //! hour; a hidden field that people leave empty and bots fill in.
 
-use crate::domain::account::Email;
+use crate::domain::account::{Email, Idn};
 use crate::services::mail::Mailer;
 use crate::services::throttle::{AllowanceError, take_hourly};
 use crate::store::{ContactMessage, DynStore, StoreError};
@@ -39,6 +39,7 @@ pub struct Contact {
     site_name: String,
     /// Messages one client may send an hour (`FERRY_CONTACT_RATE_PER_HOUR`).
     per_hour: i64,
+    email_idn: Idn,
 }
 
 fn required<'a>(
@@ -64,6 +65,7 @@ impl Contact {
         support_email: &str,
         site_name: &str,
         per_hour: u32,
+        email_idn: Idn,
     ) -> Contact {
         Contact {
             store,
@@ -71,6 +73,7 @@ impl Contact {
             support_email: support_email.to_owned(),
             site_name: site_name.to_owned(),
             per_hour: i64::from(per_hour),
+            email_idn,
         }
     }
 
@@ -89,7 +92,7 @@ impl Contact {
             "Please enter your name",
             "The name is too long (100 characters at most)",
         )?;
-        let email = Email::parse(form.email)
+        let email = Email::parse(form.email, self.email_idn)
             .map_err(|_| ContactError::Invalid("Please enter a valid email address"))?;
         let subject = required(
             form.subject,

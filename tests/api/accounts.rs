@@ -25,6 +25,8 @@ on_both_backends!(
     mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns,
     profile_changes_and_account_deletion,
     mails_are_written_in_the_users_language,
+    one_mailbox_has_one_account_whatever_its_spelling,
+    accounts_stored_before_the_address_rules_still_sign_in,
 );
 
 struct Session {
@@ -1110,4 +1112,141 @@ async fn mails_are_written_in_the_users_language(db: Db) {
         .register("hugo@example.com", json!({ "language": "klingon" }))
         .await;
     assert_eq!(other.user["language"], "en");
+}
+
+/// Quoted local parts, address literals and look-alike letters do not make a second account
+/// for one mailbox, nor aim mail at a private network; case does not matter anywhere.
+async fn one_mailbox_has_one_account_whatever_its_spelling(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let ada = app.register(" Ada@Example.COM ", json!({})).await;
+    assert_eq!(ada.user["email"], "ada@example.com");
+    for (email, error) in [
+        ("\"ada\"@example.com", "Please enter a valid email"),
+        ("\"x y\"@example.org", "Please enter a valid email"),
+        ("poison@[10.1.2.3]", "Please enter a valid email"),
+        ("poison@10.1.2.3", "Please enter a valid email"),
+        ("ada@example.com.", "Please enter a valid email"),
+        (
+            "\u{FF41}da@example.com",
+            "Email addresses with accented or non-Latin letters are not accepted",
+        ),
+        (
+            "\u{0430}da@example.com",
+            "Email addresses with accented or non-Latin letters are not accepted",
+        ),
+    ] {
+        let response = app
+            .post_json(
+                "/api/register",
+                &json!({ "email": email, "password": PASSWORD, "confirm_password": PASSWORD }),
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{email}");
+        assert_eq!(json_of(response).await["message"], error, "{email}");
+    }
+    let twice = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "ADA@example.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(twice.status(), StatusCode::CONFLICT);
+
+    let signed_in = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "  ADA@EXAMPLE.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+
+    // Forgot-password refuses the forms alike whether or not an account has the mailbox, and
+    // mails the account under any case.
+    for email in [
+        "\"ada\"@example.com",
+        "\"ghost\"@example.com",
+        "poison@[10.1.2.3]",
+    ] {
+        let refused = app
+            .post_json("/api/email/password/forgot", &json!({ "email": email }))
+            .await;
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{email}");
+        assert_eq!(
+            json_of(refused).await["message"],
+            "Please enter a valid email address"
+        );
+    }
+    let reset = app
+        .post_json(
+            "/api/email/password/forgot",
+            &json!({ "email": "Ada@EXAMPLE.com" }),
+        )
+        .await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    app.mailed_token("ada@example.com", "/reset-password").await;
+
+    let contact = app
+        .post_json(
+            "/api/contact",
+            &json!({ "name": "Eve", "email": "poison@[10.1.2.3]", "subject": "s", "message": "m" }),
+        )
+        .await;
+    assert_eq!(contact.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        app.store
+            .mail_to("poison@[10.1.2.3]")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// An account whose address today's rules refuse (made before them) is found by its stored
+/// text, so its owner still signs in; nothing is migrated.
+async fn accounts_stored_before_the_address_rules_still_sign_in(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    app.register("carl@example.com", json!({})).await;
+    let mut legacy = app
+        .store
+        .find_user_by_email("carl@example.com")
+        .await
+        .unwrap()
+        .expect("registered");
+    legacy.id = "legacy-user".into();
+    legacy.email = "\"carl\"@example.com".into();
+    legacy.referral_code = "LEGACY01".into();
+    app.store.insert_user(&legacy).await.unwrap();
+    let signed_in = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "\"Carl\"@Example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(signed_in).await["user"]["id"],
+        "legacy-user",
+        "the stored account, not carl@example.com"
+    );
+}
+
+#[tokio::test]
+async fn with_idn_allowed_full_width_letters_reach_the_ascii_account() {
+    let app = spawn_app_with(Db::Sqlite, |c| c.mail_allow_idn = true)
+        .await
+        .expect("SQLite");
+    app.register("alice@example.com", json!({})).await;
+    let look_alike = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "\u{FF41}lice@\u{FF45}xample.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(look_alike.status(), StatusCode::CONFLICT);
+    let german = app.register("J\u{F6}rg@M\u{DC}NCHEN.de", json!({})).await;
+    assert_eq!(german.user["email"], "j\u{f6}rg@m\u{fc}nchen.de");
 }

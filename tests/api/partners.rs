@@ -400,6 +400,21 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
         )
         .await;
     assert_eq!(mailed["data"], true);
+    for undeliverable in [
+        "\"x y\"@example.org",
+        "poison@[10.1.2.3]",
+        "\u{FF41}lice@example.com",
+    ] {
+        let refused = app
+            .v2(
+                "setEmail",
+                &trade,
+                &trade_secret,
+                &json!({ "id": id, "token": token, "email": undeliverable }),
+            )
+            .await;
+        assert_eq!(refused["msg"], "email is incorrect", "{undeliverable}");
+    }
 
     let mine = json_of(
         app.as_user(reqwest::Method::GET, "/api/orders", &alice.token)
