@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use lettre::message::{Mailbox, header::ContentType};
-use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use lettre::{
+    Address, AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+};
 
 use crate::store::{DynStore, MailRecord, StoreError};
 
@@ -134,10 +136,7 @@ impl Mailer {
     }
 
     async fn send(&self, mail: &MailRecord) -> Result<(), String> {
-        let to: Mailbox = mail
-            .recipient
-            .parse()
-            .map_err(|e| format!("bad recipient: {e}"))?;
+        let to = recipient_mailbox(&mail.recipient).map_err(|e| format!("bad recipient: {e}"))?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -163,6 +162,17 @@ impl Mailer {
             }
         }
     }
+}
+
+/// The recipient as SMTP servers take it: an internationalised domain (`FERRY_MAIL_ALLOW_IDN`)
+/// in its ASCII form, so that only a non-ASCII local part needs the server's SMTPUTF8.
+fn recipient_mailbox(recipient: &str) -> Result<Mailbox, String> {
+    let (local, domain) = recipient
+        .rsplit_once('@')
+        .ok_or_else(|| "no @ in the address".to_owned())?;
+    let domain = idna::domain_to_ascii(domain).map_err(|e| e.to_string())?;
+    let address = Address::new(local, domain).map_err(|e| e.to_string())?;
+    Ok(Mailbox::new(None, address))
 }
 
 pub mod templates {
@@ -323,8 +333,20 @@ pub mod templates {
 
 #[cfg(test)]
 mod tests {
+    use super::recipient_mailbox;
     use super::templates::{self, Reason, StatusMail};
     use crate::domain::language::Language;
+
+    #[test]
+    fn internationalised_domains_are_sent_to_in_ascii() {
+        let to = |raw: &str| recipient_mailbox(raw).map(|m| m.email.to_string());
+        assert_eq!(to("ada@example.com"), Ok("ada@example.com".into()));
+        assert_eq!(
+            to("j\u{f6}rg@m\u{fc}nchen.de"),
+            Ok("j\u{f6}rg@xn--mnchen-3ya.de".into())
+        );
+        assert!(to("nobody").is_err());
+    }
 
     fn paths(value: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
         match value {
