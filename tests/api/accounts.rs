@@ -23,6 +23,8 @@ on_both_backends!(
     cookie_sessions_refuse_cross_site_writes,
     bad_input_gets_a_clear_error_and_stores_nothing,
     mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns,
+    a_mail_the_server_refuses_for_good_is_not_retried_and_leaves_the_status_operational,
+    a_mail_the_server_defers_is_retried,
     profile_changes_and_account_deletion,
     mails_are_written_in_the_users_language,
     one_mailbox_has_one_account_whatever_its_spelling,
@@ -884,6 +886,81 @@ async fn mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns(db: Db) 
         received[0]
     );
     assert!(received[0].contains("gil@example.com"));
+}
+
+/// The app with its mail going to an SMTP server that answers every recipient with `reply`.
+async fn app_whose_smtp_server_answers(db: Db, reply: &'static str) -> Option<TestApp> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    SmtpSink::serve_answering_recipients(listener, reply);
+    spawn_app_with(db, |config| {
+        config.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        config.mail_retry_seconds = 1;
+        config.worker_interval_ms = 100;
+        config.status_check_seconds = 1;
+    })
+    .await
+}
+
+async fn a_mail_the_server_refuses_for_good_is_not_retried_and_leaves_the_status_operational(
+    db: Db,
+) {
+    let Some(app) = app_whose_smtp_server_answers(db, "550 5.1.1 No such user").await else {
+        return;
+    };
+    // Queued two hours ago: were it still waiting, the status page would call mail an outage.
+    let two_hours_ago = ferry::now_unix() - 2 * 3600;
+    app.store
+        .enqueue_mail(&ferry::store::MailRecord {
+            id: "old-mail".into(),
+            recipient: "gone@example.com".into(),
+            subject: "s".into(),
+            body: "b".into(),
+            created_at: two_hours_ago,
+            attempts: 0,
+            next_attempt_at: two_hours_ago,
+            sent_at: None,
+            last_error: None,
+            failed_at: None,
+        })
+        .await
+        .unwrap();
+    let refused = wait_for(|| async {
+        let mails = app.store.mail_to("gone@example.com").await.unwrap();
+        mails.first().filter(|m| m.failed_at.is_some()).cloned()
+    })
+    .await;
+    assert_eq!(refused.attempts, 1);
+    assert!(
+        refused.last_error.as_deref().unwrap_or("").contains("550"),
+        "{refused:?}"
+    );
+    // Well past the one-second backoff, and a status check later: no second attempt.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let mails = app.store.mail_to("gone@example.com").await.unwrap();
+    assert_eq!(mails[0].attempts, 1);
+    let report = json_of(app.get("/api/status").await).await;
+    let mail_status = report["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == "mail")
+        .unwrap()["status"]
+        .clone();
+    assert_eq!(mail_status, "operational", "{report}");
+}
+
+async fn a_mail_the_server_defers_is_retried(db: Db) {
+    let Some(app) = app_whose_smtp_server_answers(db, "451 4.3.0 Try again later").await else {
+        return;
+    };
+    app.register("later@example.com", json!({})).await;
+    let retried = wait_for(|| async {
+        let mails = app.store.mail_to("later@example.com").await.unwrap();
+        mails.first().filter(|m| m.attempts >= 2).cloned()
+    })
+    .await;
+    assert_eq!((retried.failed_at, retried.sent_at), (None, None));
 }
 
 async fn wait_for<T, F, Fut>(mut probe: F) -> T

@@ -1,4 +1,5 @@
-//! A minimal SMTP server for tests: accepts every message and keeps its raw text.
+//! A minimal SMTP server for tests: accepts every message and keeps its raw text, or refuses
+//! every recipient with a given reply.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,6 +14,12 @@ pub struct SmtpSink {
 impl SmtpSink {
     /// Serves on `listener` until the test ends.
     pub fn serve(listener: TcpListener) -> SmtpSink {
+        Self::serve_answering_recipients(listener, "250 OK")
+    }
+
+    /// Serves on `listener`, answering every `RCPT TO` with `reply` (such as
+    /// `550 5.1.1 No such user`), so that no message gets through.
+    pub fn serve_answering_recipients(listener: TcpListener, reply: &'static str) -> SmtpSink {
         let sink = SmtpSink::default();
         let messages = sink.messages.clone();
         tokio::spawn(async move {
@@ -42,19 +49,20 @@ impl SmtpSink {
                             .next()
                             .unwrap_or("")
                             .to_ascii_uppercase();
-                        let reply: &[u8] = match verb.as_str() {
-                            "EHLO" | "HELO" => b"250 sink\r\n",
+                        let answer = match verb.as_str() {
+                            "EHLO" | "HELO" => "250 sink",
+                            "RCPT" => reply,
                             "DATA" => {
                                 data = Some(String::new());
-                                b"354 go ahead\r\n"
+                                "354 go ahead"
                             }
                             "QUIT" => {
                                 let _ = write.write_all(b"221 bye\r\n").await;
                                 break;
                             }
-                            _ => b"250 OK\r\n",
+                            _ => "250 OK",
                         };
-                        let _ = write.write_all(reply).await;
+                        let _ = write.write_all(format!("{answer}\r\n").as_bytes()).await;
                     }
                 });
             }
