@@ -110,6 +110,8 @@ impl Mailer {
             sent_at: None,
             last_error: None,
             failed_at: None,
+            reply_to_name: None,
+            reply_to_email: None,
         }
     }
 
@@ -155,11 +157,17 @@ impl Mailer {
     }
 
     async fn send(&self, mail: &MailRecord) -> Result<(), Undelivered> {
-        let to = recipient_mailbox(&mail.recipient)
+        let to = smtp_mailbox(None, &mail.recipient)
             .map_err(|e| Undelivered::Refused(format!("bad recipient: {e}")))?;
-        let message = Message::builder()
-            .from(self.from.clone())
-            .to(to)
+        // Every header is the mail library's typed one: it encodes what a user wrote (a
+        // subject, a name), so no line break in it can start a header of its own.
+        let mut message = Message::builder().from(self.from.clone()).to(to);
+        if let Some(email) = &mail.reply_to_email {
+            let reply_to = smtp_mailbox(mail.reply_to_name.clone(), email)
+                .map_err(|e| Undelivered::Refused(format!("bad reply-to address: {e}")))?;
+            message = message.reply_to(reply_to);
+        }
+        let message = message
             .subject(mail.subject.as_str())
             .header(ContentType::TEXT_PLAIN)
             .body(mail.body.clone())
@@ -194,15 +202,18 @@ fn judge_smtp_reply(permanent: Option<Category>, error: String) -> Undelivered {
     }
 }
 
-/// The recipient as SMTP servers take it: an internationalised domain (`FERRY_MAIL_ALLOW_IDN`)
+/// An address as SMTP servers take it: an internationalised domain (`FERRY_MAIL_ALLOW_IDN`)
 /// in its ASCII form, so that only a non-ASCII local part needs the server's SMTPUTF8.
-fn recipient_mailbox(recipient: &str) -> Result<Mailbox, String> {
-    let (local, domain) = recipient
+fn smtp_mailbox(name: Option<String>, address: &str) -> Result<Mailbox, String> {
+    let (local, domain) = address
         .rsplit_once('@')
         .ok_or_else(|| "no @ in the address".to_owned())?;
     let domain = idna::domain_to_ascii(domain).map_err(|e| e.to_string())?;
     let address = Address::new(local, domain).map_err(|e| e.to_string())?;
-    Ok(Mailbox::new(None, address))
+    // lettre encodes a display name but panics on a line break in it: control characters
+    // become spaces first (the forms refuse them; this guards any other way in).
+    let name = name.map(|name| name.replace(|c: char| c.is_control(), " "));
+    Ok(Mailbox::new(name, address))
 }
 
 pub mod templates {
@@ -366,7 +377,7 @@ mod tests {
     use lettre::transport::smtp::response::Category;
 
     use super::templates::{self, Reason, StatusMail};
-    use super::{Undelivered, judge_smtp_reply, recipient_mailbox};
+    use super::{Undelivered, judge_smtp_reply, smtp_mailbox};
     use crate::domain::language::Language;
 
     #[test]
@@ -387,8 +398,27 @@ mod tests {
     }
 
     #[test]
+    fn a_display_name_with_a_line_break_becomes_one_line_instead_of_a_panic() {
+        let mailbox = smtp_mailbox(
+            Some("Eve\r\nBcc: evil@example.com".into()),
+            "eve@example.com",
+        )
+        .expect("a mailbox");
+        assert_eq!(mailbox.name.as_deref(), Some("Eve  Bcc: evil@example.com"));
+        let message = lettre::Message::builder()
+            .from("a@example.com".parse().unwrap())
+            .to("b@example.com".parse().unwrap())
+            .reply_to(mailbox)
+            .subject("Hi\r\nBcc: evil@example.com")
+            .body(String::from("b"))
+            .expect("a message");
+        let head = String::from_utf8(message.formatted()).unwrap();
+        assert!(!head.lines().any(|l| l.starts_with("Bcc:")), "{head}");
+    }
+
+    #[test]
     fn internationalised_domains_are_sent_to_in_ascii() {
-        let to = |raw: &str| recipient_mailbox(raw).map(|m| m.email.to_string());
+        let to = |raw: &str| smtp_mailbox(None, raw).map(|m| m.email.to_string());
         assert_eq!(to("ada@example.com"), Ok("ada@example.com".into()));
         assert_eq!(
             to("j\u{f6}rg@m\u{fc}nchen.de"),

@@ -88,6 +88,9 @@ pub struct MailRecord {
     pub last_error: Option<String>,
     /// When the SMTP server refused it for good; it is not sent again.
     pub failed_at: Option<i64>,
+    /// Where replies go (the contact form's sender): a display name and an address.
+    pub reply_to_name: Option<String>,
+    pub reply_to_email: Option<String>,
 }
 
 /// A failure counter's state.
@@ -236,7 +239,7 @@ const SESSION_COLUMNS: &str =
     "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip";
 
 const MAIL_COLUMNS: &str = "id, recipient, subject, body, created_at, attempts, \
-    next_attempt_at, sent_at, last_error, failed_at";
+    next_attempt_at, sent_at, last_error, failed_at, reply_to_name, reply_to_email";
 
 fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
     Ok(UserRecord {
@@ -281,6 +284,8 @@ fn mail_from_row(row: &AnyRow) -> Result<MailRecord, sqlx::Error> {
         sent_at: row.try_get("sent_at")?,
         last_error: row.try_get("last_error")?,
         failed_at: row.try_get("failed_at")?,
+        reply_to_name: row.try_get("reply_to_name")?,
+        reply_to_email: row.try_get("reply_to_email")?,
     })
 }
 

@@ -922,6 +922,8 @@ async fn a_mail_the_server_refuses_for_good_is_not_retried_and_leaves_the_status
             sent_at: None,
             last_error: None,
             failed_at: None,
+            reply_to_name: None,
+            reply_to_email: None,
         })
         .await
         .unwrap();

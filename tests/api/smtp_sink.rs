@@ -9,6 +9,8 @@ use tokio::net::TcpListener;
 #[derive(Clone, Default)]
 pub struct SmtpSink {
     pub messages: Arc<Mutex<Vec<String>>>,
+    /// Every `RCPT TO` argument, in order: the envelope's recipients.
+    pub recipients: Arc<Mutex<Vec<String>>>,
 }
 
 impl SmtpSink {
@@ -22,9 +24,11 @@ impl SmtpSink {
     pub fn serve_answering_recipients(listener: TcpListener, reply: &'static str) -> SmtpSink {
         let sink = SmtpSink::default();
         let messages = sink.messages.clone();
+        let recipients = sink.recipients.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let messages = messages.clone();
+                let recipients = recipients.clone();
                 tokio::spawn(async move {
                     let (read, mut write) = stream.into_split();
                     let mut lines = BufReader::new(read).lines();
@@ -51,7 +55,11 @@ impl SmtpSink {
                             .to_ascii_uppercase();
                         let answer = match verb.as_str() {
                             "EHLO" | "HELO" => "250 sink",
-                            "RCPT" => reply,
+                            "RCPT" => {
+                                let to = line.split_once(':').map_or("", |(_, to)| to.trim());
+                                recipients.lock().expect("lock").push(to.to_owned());
+                                reply
+                            }
                             "DATA" => {
                                 data = Some(String::new());
                                 "354 go ahead"
@@ -72,5 +80,9 @@ impl SmtpSink {
 
     pub fn all(&self) -> Vec<String> {
         self.messages.lock().expect("lock").clone()
+    }
+
+    pub fn envelope_recipients(&self) -> Vec<String> {
+        self.recipients.lock().expect("lock").clone()
     }
 }

@@ -354,6 +354,8 @@ async fn a_change_whose_consequences_fail_is_not_written_at_all(db: Db) {
         sent_at: None,
         last_error: None,
         failed_at: None,
+        reply_to_name: None,
+        reply_to_email: None,
     };
     // Two mails with one id: the second insert fails inside the transaction.
     let broken = OrderEffects {
@@ -554,6 +556,8 @@ async fn a_refused_mail_is_never_leased_again_nor_counted_as_waiting(db: Db) {
         sent_at: None,
         last_error: None,
         failed_at: None,
+        reply_to_name: None,
+        reply_to_email: None,
     };
     store.enqueue_mail(&mail("refused", 10)).await.unwrap();
     store.enqueue_mail(&mail("busy", 20)).await.unwrap();
