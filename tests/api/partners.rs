@@ -999,6 +999,16 @@ async fn webhooks_may_not_point_at_the_servers_own_network_by_default() {
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/hook",
         "http://localhost/hook",
+        "http://localhost./hook",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[::127.0.0.1]/",
+        "http://[::ffff:10.0.0.1]/",
+        "http://192.0.0.1/",
+        "http://198.18.0.1/",
+        "http://2130706433/",
+        "http://0x7f.1/",
+        "http://127.1/",
+        "http://[fe80::1]/",
     ] {
         let refused = app
             .as_user(
@@ -1012,7 +1022,21 @@ async fn webhooks_may_not_point_at_the_servers_own_network_by_default() {
             .await
             .unwrap();
         assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{url}");
+        assert_eq!(
+            json_of(refused).await["message"],
+            "The webhook must be a public address, not a local or private one",
+            "{url}"
+        );
     }
+    let keys = app.keys_of(&frank).await;
+    assert!(
+        keys["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|k| k["webhook_url"].is_null()),
+        "nothing was saved: {keys}"
+    );
 }
 
 #[tokio::test]

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::keys::{ApiKeys, is_public_ip, sign};
+use super::keys::{ApiKeys, sign};
+use super::public_net::is_public_ip;
 use super::wire::order_object;
 use crate::domain::currency::Catalogue;
 use crate::domain::money::to_wire;
