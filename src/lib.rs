@@ -35,6 +35,7 @@ use crate::services::orders::{OrderSettings, Orders, StatusMails};
 use crate::services::partners::Partners;
 use crate::services::partners::keys::{self, ApiKeys};
 use crate::services::partners::ledger::{Ledger, LedgerSettings};
+use crate::services::partners::public_net::SystemResolver;
 use crate::services::partners::webhooks::Webhooks;
 use crate::services::rate_export::RateExport;
 use crate::services::status::StatusService;
@@ -210,6 +211,7 @@ fn partners(
             catalogue,
             config.webhook_retry_seconds,
             config.webhook_allow_private,
+            Arc::new(SystemResolver),
         )),
         keys,
     })

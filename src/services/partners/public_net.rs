@@ -1,9 +1,13 @@
-//! The public internet as webhooks see it: which addresses are on it and which host names
-//! cannot be.
+//! The public internet as webhooks see it: which addresses are on it, which host names cannot
+//! be, and a resolver that answers only with public addresses, so that the address checked is
+//! the address connected to.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::error::Error as StdError;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
 
 use ipnet::{Ipv4Net, Ipv6Net};
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::Host;
 
 const fn v4(a: u8, b: u8, c: u8, d: u8, prefix: u8) -> Ipv4Net {
@@ -120,8 +124,69 @@ fn is_public_name(name: &str) -> bool {
     labels.len() >= 2 && labels.iter().all(|label| !label.is_empty()) && !local
 }
 
+/// The operating system's resolver (`getaddrinfo`, as reqwest's default one).
+pub struct SystemResolver;
+
+impl Resolve for SystemResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((name.as_str(), 0)).await?.collect();
+            Ok(Box::new(found.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// Why a name was not resolved for a webhook.
+#[derive(Debug, thiserror::Error)]
+#[error("{host} resolves to an address that is not public")]
+pub struct NotPublic {
+    host: String,
+}
+
+/// Resolves with `inner` and answers only if every address found is public. reqwest connects
+/// to what this answers, so the address checked is the address connected to, at every new
+/// connection: there is no second lookup that DNS rebinding could answer differently.
+pub struct PublicOnly {
+    inner: Arc<dyn Resolve>,
+}
+
+impl PublicOnly {
+    pub fn new(inner: Arc<dyn Resolve>) -> PublicOnly {
+        PublicOnly { inner }
+    }
+}
+
+impl Resolve for PublicOnly {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        let lookup = self.inner.resolve(name);
+        Box::pin(async move {
+            let found: Vec<SocketAddr> = lookup.await?.collect();
+            if !found.iter().all(|address| is_public_ip(address.ip())) {
+                return Err(Box::new(NotPublic { host }) as Box<dyn StdError + Send + Sync>);
+            }
+            Ok(Box::new(found.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// Whether a request failed because `PublicOnly` refused its host.
+pub fn refused_as_not_public(error: &reqwest::Error) -> bool {
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        if inner.is::<NotPublic>() {
+            return true;
+        }
+        cause = inner.source();
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
 
     fn public(ip: &str) -> bool {
@@ -290,5 +355,76 @@ mod tests {
         ] {
             assert!(public_url(url), "{url}");
         }
+    }
+
+    /// Answers each lookup with the next of `answers` (the last one again when they run out).
+    struct Scripted {
+        answers: Mutex<Vec<Vec<SocketAddr>>>,
+    }
+
+    impl Scripted {
+        fn new(answers: &[&[&str]]) -> Arc<Scripted> {
+            let answers = answers
+                .iter()
+                .rev()
+                .map(|ips| {
+                    ips.iter()
+                        .map(|ip| SocketAddr::new(ip.parse().expect(ip), 0))
+                        .collect()
+                })
+                .collect();
+            Arc::new(Scripted {
+                answers: Mutex::new(answers),
+            })
+        }
+    }
+
+    impl Resolve for Scripted {
+        fn resolve(&self, _: Name) -> Resolving {
+            let mut answers = self.answers.lock().expect("lock");
+            let next = if answers.len() > 1 {
+                answers.pop().unwrap_or_default()
+            } else {
+                answers.last().cloned().unwrap_or_default()
+            };
+            Box::pin(async move { Ok(Box::new(next.into_iter()) as Addrs) })
+        }
+    }
+
+    async fn resolve(resolver: &PublicOnly, name: &str) -> Result<Vec<SocketAddr>, String> {
+        resolver
+            .resolve(name.parse().expect("a name"))
+            .await
+            .map(Iterator::collect)
+            .map_err(|e| e.to_string())
+    }
+
+    #[tokio::test]
+    async fn a_name_is_answered_only_when_every_address_is_public() {
+        let resolver = PublicOnly::new(Scripted::new(&[&["8.8.8.8", "2606:4700::1"]]));
+        assert_eq!(
+            resolve(&resolver, "hook.example").await.map(|a| a.len()),
+            Ok(2)
+        );
+        for private in [
+            &["127.0.0.1"][..],
+            &["8.8.8.8", "10.0.0.1"],
+            &["64:ff9b::7f00:1"],
+            &["::127.0.0.1"],
+        ] {
+            let resolver = PublicOnly::new(Scripted::new(&[private]));
+            assert_eq!(
+                resolve(&resolver, "hook.example").await,
+                Err("hook.example resolves to an address that is not public".into()),
+                "{private:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn every_lookup_is_checked_so_a_rebound_name_is_refused() {
+        let resolver = PublicOnly::new(Scripted::new(&[&["8.8.8.8"], &["127.0.0.1"]]));
+        assert!(resolve(&resolver, "rebind.example").await.is_ok());
+        assert!(resolve(&resolver, "rebind.example").await.is_err());
     }
 }
