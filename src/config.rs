@@ -155,6 +155,9 @@ pub struct Config {
     pub mail_from: String,
     /// `FERRY_MAIL_RETRY_SECONDS`: the first retry delay of an undelivered mail (doubling after).
     pub mail_retry_seconds: u32,
+    /// `FERRY_MAIL_ALLOW_IDN`: accept e-mail addresses with non-ASCII letters (internationalised
+    /// domains and local parts); off, only ASCII addresses, so no look-alike letters.
+    pub mail_allow_idn: bool,
     /// `FERRY_GOOGLE_CLIENT_ID` / `FERRY_GOOGLE_CLIENT_SECRET`: enable Google sign-in.
     #[serde(default)]
     pub google_client_id: Option<String>,
@@ -249,6 +252,7 @@ struct Defaults {
     trusted_since: u16,
     mail_from: &'static str,
     mail_retry_seconds: u32,
+    mail_allow_idn: bool,
     login_attempts: u32,
     login_pause_minutes: u32,
     status_check_seconds: u64,
@@ -301,6 +305,7 @@ impl Default for Defaults {
             trusted_since: 2024,
             mail_from: "Ferry <no-reply@ferry.local>",
             mail_retry_seconds: 30,
+            mail_allow_idn: false,
             login_attempts: 5,
             login_pause_minutes: 15,
             status_check_seconds: 60,
@@ -588,6 +593,11 @@ impl Config {
             float_percent: self.fee_float_percent,
             fixed_percent: self.fee_fixed_percent,
         }
+    }
+
+    /// Which e-mail addresses Ferry accepts (`FERRY_MAIL_ALLOW_IDN`).
+    pub fn email_idn(&self) -> crate::domain::email::Idn {
+        crate::domain::email::Idn::allowed_if(self.mail_allow_idn)
     }
 
     /// True while the only active provider is the simulated sandbox market.

@@ -35,6 +35,7 @@ use crate::services::orders::{OrderSettings, Orders, StatusMails};
 use crate::services::partners::Partners;
 use crate::services::partners::keys::{self, ApiKeys};
 use crate::services::partners::ledger::{Ledger, LedgerSettings};
+use crate::services::partners::public_net::SystemResolver;
 use crate::services::partners::webhooks::Webhooks;
 use crate::services::rate_export::RateExport;
 use crate::services::status::StatusService;
@@ -115,6 +116,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                     public_url: config.public_url.clone(),
                 }),
                 partners: Some(partners.clone()),
+                email_idn: config.email_idn(),
             },
         )
         .await
@@ -213,6 +215,7 @@ fn partners(
             catalogue,
             config.webhook_retry_seconds,
             config.webhook_allow_private,
+            Arc::new(SystemResolver),
         )),
         keys,
     })
@@ -264,6 +267,7 @@ fn accounts(config: &Config, store: DynStore, mailer: Mailer) -> Accounts {
             support_email: config.support_email.clone(),
             max_failures: i64::from(config.login_attempts),
             pause_seconds: i64::from(config.login_pause_minutes) * 60,
+            email_idn: config.email_idn(),
         },
     )
 }
@@ -355,6 +359,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         &config.support_email,
         &config.site_name,
         config.contact_rate_per_hour,
+        config.email_idn(),
     ));
     let state = AppState {
         limits: Arc::new(limits::Limits::new(&config)),

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 
 use super::address::{AddressFamily, validate_address, validate_tag};
 use super::currency::Catalogue;
+use super::email::{Email, Idn};
 use super::fees::{Direction, QuoteInput, quote};
 use super::money::Amount;
 use crate::services::partners::keys::{sign, signature_matches};
@@ -54,6 +55,23 @@ proptest! {
     #[test]
     fn numeric_looking_text_never_panics(raw in "[-+0-9.eE]{0,30}") {
         let _ = Amount::parse(&raw);
+    }
+
+    #[test]
+    fn an_accepted_email_is_plain_one_line_lettre_valid_and_its_own_normal_form(
+        raw in "[ \"a-zA-Z0-9._+@\\[\\]\r\n\u{FF41}\u{0430}-]{0,40}|.{0,40}",
+        idn in any::<bool>(),
+    ) {
+        let idn = Idn::allowed_if(idn);
+        if let Ok(email) = Email::parse(&raw, idn) {
+            let text = email.as_str();
+            prop_assert!(!text.contains(['"', '[', ']', ' ']) && !text.contains(char::is_control));
+            prop_assert!(text.parse::<lettre::Address>().is_ok(), "{text}");
+            prop_assert_eq!(Email::parse(text, idn), Ok(email.clone()));
+            if idn == Idn::Refused {
+                prop_assert!(text.is_ascii());
+            }
+        }
     }
 
     #[test]

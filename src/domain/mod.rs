@@ -3,6 +3,7 @@
 pub mod account;
 pub mod address;
 pub mod currency;
+pub mod email;
 pub mod fees;
 pub mod language;
 pub mod money;

@@ -11,7 +11,7 @@ use rand::RngCore;
 use totp_rs::{Algorithm, TOTP};
 
 use crate::domain::account::{
-    self, Email, RECOVERY_CODES, TOTP_DIGITS, TOTP_STEP_SECONDS, check_new_password,
+    self, Email, Idn, RECOVERY_CODES, TOTP_DIGITS, TOTP_STEP_SECONDS, check_new_password,
     matching_totp_step, normalize_recovery_code, token_hash,
 };
 use crate::domain::referral::ReferralCode;
@@ -140,6 +140,8 @@ pub struct AccountSettings {
     pub support_email: String,
     pub max_failures: i64,
     pub pause_seconds: i64,
+    /// Which e-mail addresses are accepted (`FERRY_MAIL_ALLOW_IDN`).
+    pub email_idn: Idn,
 }
 
 pub struct Accounts {
@@ -174,7 +176,7 @@ impl Accounts {
         client: &ClientInfo,
         now: i64,
     ) -> Result<IssuedSession, AccountError> {
-        let email = Email::parse(form.email).map_err(invalid)?;
+        let email = Email::parse(form.email, self.settings.email_idn).map_err(invalid)?;
         check_new_password(form.password, form.confirm_password).map_err(invalid)?;
         let full_name = match form.full_name {
             Some(name) => account::parse_full_name(name).map_err(invalid)?,
@@ -262,7 +264,7 @@ impl Accounts {
         if email.trim().is_empty() {
             return Err(invalid("Email is required"));
         }
-        let email = email.trim().to_lowercase();
+        let email = account::sign_in_key(email, self.settings.email_idn);
         let keys = [
             format!("login:{email}"),
             format!("login-ip:{}", client.throttle_key),
@@ -327,7 +329,7 @@ impl Accounts {
         client: &ClientInfo,
         now: i64,
     ) -> Result<IssuedSession, AccountError> {
-        let email = email.trim().to_lowercase();
+        let email = account::sign_in_key(email, self.settings.email_idn);
         let user = self
             .store
             .find_user_by_email(&email)
@@ -521,8 +523,8 @@ impl Accounts {
         client: &ClientInfo,
         now: i64,
     ) -> Result<(), AccountError> {
-        let email =
-            Email::parse(email).map_err(|_| invalid("Please enter a valid email address"))?;
+        let email = Email::parse(email, self.settings.email_idn)
+            .map_err(|_| invalid("Please enter a valid email address"))?;
         self.count_mail(&format!("reset-mail-ip:{}", client.throttle_key), now)
             .await?;
         self.count_mail(&format!("reset-mail:{}", email.as_str()), now)
@@ -855,7 +857,7 @@ impl Accounts {
                 .await?
                 .ok_or(AccountError::NotFound)?,
             None => {
-                let email = Email::parse(email).map_err(invalid)?;
+                let email = Email::parse(email, self.settings.email_idn).map_err(invalid)?;
                 let user = match self.store.find_user_by_email(email.as_str()).await? {
                     Some(user) => self.claim_for_provider_owner(user, now).await?,
                     None => {

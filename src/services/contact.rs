@@ -2,10 +2,10 @@
 //! forwarded to the support address through the mail outbox; a few messages per client and
 //! hour; a hidden field that people leave empty and bots fill in.
 
-use crate::domain::account::Email;
+use crate::domain::account::{Email, Idn};
 use crate::services::mail::Mailer;
 use crate::services::throttle::{AllowanceError, take_hourly};
-use crate::store::{ContactMessage, DynStore, StoreError};
+use crate::store::{ContactMessage, DynStore, MailRecord, StoreError};
 
 pub const CATEGORIES: [&str; 5] = ["general", "technical", "account", "billing", "other"];
 const NAME_MAX: usize = 100;
@@ -39,6 +39,7 @@ pub struct Contact {
     site_name: String,
     /// Messages one client may send an hour (`FERRY_CONTACT_RATE_PER_HOUR`).
     per_hour: i64,
+    email_idn: Idn,
 }
 
 fn required<'a>(
@@ -57,6 +58,15 @@ fn required<'a>(
     Ok(value)
 }
 
+/// A field that ends up on one line of the support mail (the name, the subject): a line break
+/// or another control character in it would forge the lines after it.
+fn one_line<'a>(value: &'a str, broken: &'static str) -> Result<&'a str, ContactError> {
+    if value.chars().any(char::is_control) {
+        return Err(ContactError::Invalid(broken));
+    }
+    Ok(value)
+}
+
 impl Contact {
     pub fn new(
         store: DynStore,
@@ -64,6 +74,7 @@ impl Contact {
         support_email: &str,
         site_name: &str,
         per_hour: u32,
+        email_idn: Idn,
     ) -> Contact {
         Contact {
             store,
@@ -71,6 +82,7 @@ impl Contact {
             support_email: support_email.to_owned(),
             site_name: site_name.to_owned(),
             per_hour: i64::from(per_hour),
+            email_idn,
         }
     }
 
@@ -83,19 +95,25 @@ impl Contact {
         user_id: Option<&str>,
         now: i64,
     ) -> Result<(), ContactError> {
-        let name = required(
-            form.name,
-            NAME_MAX,
-            "Please enter your name",
-            "The name is too long (100 characters at most)",
+        let name = one_line(
+            required(
+                form.name,
+                NAME_MAX,
+                "Please enter your name",
+                "The name is too long (100 characters at most)",
+            )?,
+            "The name cannot contain line breaks or control characters",
         )?;
-        let email = Email::parse(form.email)
+        let email = Email::parse(form.email, self.email_idn)
             .map_err(|_| ContactError::Invalid("Please enter a valid email address"))?;
-        let subject = required(
-            form.subject,
-            SUBJECT_MAX,
-            "Please enter a subject",
-            "The subject is too long (200 characters at most)",
+        let subject = one_line(
+            required(
+                form.subject,
+                SUBJECT_MAX,
+                "Please enter a subject",
+                "The subject is too long (200 characters at most)",
+            )?,
+            "The subject cannot contain line breaks or control characters",
         )?;
         let message = required(
             form.message,
@@ -150,20 +168,18 @@ impl Contact {
             id = record.id,
             message = record.message,
         );
-        // Header fields are one line: a subject cannot smuggle in headers.
-        let subject_line: String = record
-            .subject
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        self.mailer
-            .enqueue(
+        // Support's answer goes to the sender (a header the mail library writes from these).
+        let mail = MailRecord {
+            reply_to_name: Some(record.name.clone()),
+            reply_to_email: Some(record.email.clone()),
+            ..self.mailer.record(
                 &self.support_email,
-                &format!("[Contact/{}] {subject_line}", record.category),
+                &format!("[Contact/{}] {}", record.category, record.subject),
                 &body,
                 now,
             )
-            .await?;
+        };
+        self.store.enqueue_mail(&mail).await?;
         Ok(())
     }
 }

@@ -1,5 +1,6 @@
 //! Mail: every message is written to the outbox table first and delivered by a worker, with
-//! retries that back off, so an SMTP outage delays mail and never loses it.
+//! retries that back off, so an SMTP outage delays mail and never loses it. A mail the server
+//! refuses for good (a 5xx reply) is marked failed rather than retried forever.
 //!
 //! Delivery goes over SMTP when `FERRY_SMTP_URL` is set, else to `.eml` files in
 //! `DATA_DIR/outbox/` so that a fresh `make run` works offline.
@@ -8,7 +9,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use lettre::message::{Mailbox, header::ContentType};
-use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use lettre::transport::smtp::response::Category;
+use lettre::{
+    Address, AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+};
 
 use crate::store::{DynStore, MailRecord, StoreError};
 
@@ -17,6 +21,16 @@ const MAX_RETRY_SECONDS: i64 = 3600;
 /// How long a worker holds a mail it is sending.
 const LEASE_SECONDS: i64 = 120;
 const SMTP_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Why a mail did not go out, and whether trying again can help.
+#[derive(Debug, PartialEq, Eq)]
+enum Undelivered {
+    /// The server was unreachable or busy, or answered 4xx: tried again after the backoff.
+    Transient(String),
+    /// The server refused this mail for good (5xx), or it cannot be written at all: sending it
+    /// again would get the same answer.
+    Refused(String),
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
@@ -95,6 +109,9 @@ impl Mailer {
             next_attempt_at: now,
             sent_at: None,
             last_error: None,
+            failed_at: None,
+            reply_to_name: None,
+            reply_to_email: None,
         }
     }
 
@@ -113,11 +130,17 @@ impl Mailer {
                         .await?;
                     sent += 1;
                 }
-                Err(error) => {
+                Err(Undelivered::Transient(error)) => {
                     let wait = self.backoff(mail.attempts);
                     tracing::warn!(mail.id = %mail.id, attempts = mail.attempts + 1, retry_in = wait, error = %error, "mail not delivered; will retry");
                     self.store
-                        .mark_mail_failed(&mail.id, &error, crate::now_unix() + wait)
+                        .mark_mail_for_retry(&mail.id, &error, crate::now_unix() + wait)
+                        .await?;
+                }
+                Err(Undelivered::Refused(error)) => {
+                    tracing::error!(mail.id = %mail.id, error = %error, "mail refused for good; not retried");
+                    self.store
+                        .mark_mail_refused(&mail.id, &error, crate::now_unix())
                         .await?;
                 }
             }
@@ -133,36 +156,64 @@ impl Mailer {
             .min(MAX_RETRY_SECONDS)
     }
 
-    async fn send(&self, mail: &MailRecord) -> Result<(), String> {
-        let to: Mailbox = mail
-            .recipient
-            .parse()
-            .map_err(|e| format!("bad recipient: {e}"))?;
-        let message = Message::builder()
-            .from(self.from.clone())
-            .to(to)
+    async fn send(&self, mail: &MailRecord) -> Result<(), Undelivered> {
+        let to = smtp_mailbox(None, &mail.recipient)
+            .map_err(|e| Undelivered::Refused(format!("bad recipient: {e}")))?;
+        // Every header is the mail library's typed one: it encodes what a user wrote (a
+        // subject, a name), so no line break in it can start a header of its own.
+        let mut message = Message::builder().from(self.from.clone()).to(to);
+        if let Some(email) = &mail.reply_to_email {
+            let reply_to = smtp_mailbox(mail.reply_to_name.clone(), email)
+                .map_err(|e| Undelivered::Refused(format!("bad reply-to address: {e}")))?;
+            message = message.reply_to(reply_to);
+        }
+        let message = message
             .subject(mail.subject.as_str())
             .header(ContentType::TEXT_PLAIN)
             .body(mail.body.clone())
-            .map_err(|e| format!("cannot build the message: {e}"))?;
+            .map_err(|e| Undelivered::Refused(format!("cannot build the message: {e}")))?;
         match &self.transport {
-            Transport::Smtp(smtp) => smtp
-                .send(message)
-                .await
-                .map(drop)
-                .map_err(|e| e.to_string()),
+            Transport::Smtp(smtp) => smtp.send(message).await.map(drop).map_err(|e| {
+                let permanent = e.status().filter(|_| e.is_permanent());
+                judge_smtp_reply(permanent.map(|code| code.category), e.to_string())
+            }),
             Transport::Files(dir) => {
-                tokio::fs::create_dir_all(dir)
-                    .await
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                tokio::fs::create_dir_all(dir).await.map_err(|e| {
+                    Undelivered::Transient(format!("cannot create {}: {e}", dir.display()))
+                })?;
                 AsyncFileTransport::<Tokio1Executor>::new(dir)
                     .send(message)
                     .await
                     .map(drop)
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| Undelivered::Transient(e.to_string()))
             }
         }
     }
+}
+
+/// A failed SMTP exchange, by the category of its permanent (5xx) reply if it had one. Any
+/// 5xx refuses the mail for good except 53x: authentication is the operator's to fix, and a
+/// wrong password must not cost every queued mail. Everything else (4xx, no connection, a
+/// timeout) is worth another try.
+fn judge_smtp_reply(permanent: Option<Category>, error: String) -> Undelivered {
+    match permanent {
+        Some(category) if category != Category::Unspecified3 => Undelivered::Refused(error),
+        _ => Undelivered::Transient(error),
+    }
+}
+
+/// An address as SMTP servers take it: an internationalised domain (`FERRY_MAIL_ALLOW_IDN`)
+/// in its ASCII form, so that only a non-ASCII local part needs the server's SMTPUTF8.
+fn smtp_mailbox(name: Option<String>, address: &str) -> Result<Mailbox, String> {
+    let (local, domain) = address
+        .rsplit_once('@')
+        .ok_or_else(|| "no @ in the address".to_owned())?;
+    let domain = idna::domain_to_ascii(domain).map_err(|e| e.to_string())?;
+    let address = Address::new(local, domain).map_err(|e| e.to_string())?;
+    // lettre encodes a display name but panics on a line break in it: control characters
+    // become spaces first (the forms refuse them; this guards any other way in).
+    let name = name.map(|name| name.replace(|c: char| c.is_control(), " "));
+    Ok(Mailbox::new(name, address))
 }
 
 pub mod templates {
@@ -323,8 +374,58 @@ pub mod templates {
 
 #[cfg(test)]
 mod tests {
+    use lettre::transport::smtp::response::Category;
+
     use super::templates::{self, Reason, StatusMail};
+    use super::{Undelivered, judge_smtp_reply, smtp_mailbox};
     use crate::domain::language::Language;
+
+    #[test]
+    fn a_5xx_refusal_is_final_but_authentication_and_transient_failures_are_retried() {
+        let judged = |category| judge_smtp_reply(category, "e".into());
+        for refusal in [
+            Category::MailSystem,
+            Category::Syntax,
+            Category::Connections,
+        ] {
+            assert_eq!(judged(Some(refusal)), Undelivered::Refused("e".into()));
+        }
+        assert_eq!(
+            judged(Some(Category::Unspecified3)),
+            Undelivered::Transient("e".into())
+        );
+        assert_eq!(judged(None), Undelivered::Transient("e".into()));
+    }
+
+    #[test]
+    fn a_display_name_with_a_line_break_becomes_one_line_instead_of_a_panic() {
+        let mailbox = smtp_mailbox(
+            Some("Eve\r\nBcc: evil@example.com".into()),
+            "eve@example.com",
+        )
+        .expect("a mailbox");
+        assert_eq!(mailbox.name.as_deref(), Some("Eve  Bcc: evil@example.com"));
+        let message = lettre::Message::builder()
+            .from("a@example.com".parse().unwrap())
+            .to("b@example.com".parse().unwrap())
+            .reply_to(mailbox)
+            .subject("Hi\r\nBcc: evil@example.com")
+            .body(String::from("b"))
+            .expect("a message");
+        let head = String::from_utf8(message.formatted()).unwrap();
+        assert!(!head.lines().any(|l| l.starts_with("Bcc:")), "{head}");
+    }
+
+    #[test]
+    fn internationalised_domains_are_sent_to_in_ascii() {
+        let to = |raw: &str| smtp_mailbox(None, raw).map(|m| m.email.to_string());
+        assert_eq!(to("ada@example.com"), Ok("ada@example.com".into()));
+        assert_eq!(
+            to("j\u{f6}rg@m\u{fc}nchen.de"),
+            Ok("j\u{f6}rg@xn--mnchen-3ya.de".into())
+        );
+        assert!(to("nobody").is_err());
+    }
 
     fn paths(value: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
         match value {

@@ -86,6 +86,11 @@ pub struct MailRecord {
     pub next_attempt_at: i64,
     pub sent_at: Option<i64>,
     pub last_error: Option<String>,
+    /// When the SMTP server refused it for good; it is not sent again.
+    pub failed_at: Option<i64>,
+    /// Where replies go (the contact form's sender): a display name and an address.
+    pub reply_to_name: Option<String>,
+    pub reply_to_email: Option<String>,
 }
 
 /// A social sign-in under way: what the callback needs, and the browser it must come back to.
@@ -219,12 +224,15 @@ pub trait AccountStore: Send + Sync {
         limit: i64,
     ) -> Result<Vec<MailRecord>, StoreError>;
     async fn mark_mail_sent(&self, id: &str, now: i64) -> Result<(), StoreError>;
-    async fn mark_mail_failed(
+    /// A failed attempt that may succeed later: tried again at `next_attempt_at`.
+    async fn mark_mail_for_retry(
         &self,
         id: &str,
         error: &str,
         next_attempt_at: i64,
     ) -> Result<(), StoreError>;
+    /// A mail the server refused for good: never leased again.
+    async fn mark_mail_refused(&self, id: &str, error: &str, now: i64) -> Result<(), StoreError>;
     /// Every mail to `recipient`, oldest first (operators and tests).
     async fn mail_to(&self, recipient: &str) -> Result<Vec<MailRecord>, StoreError>;
 }
@@ -237,7 +245,7 @@ const SESSION_COLUMNS: &str =
     "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip";
 
 const MAIL_COLUMNS: &str = "id, recipient, subject, body, created_at, attempts, \
-    next_attempt_at, sent_at, last_error";
+    next_attempt_at, sent_at, last_error, failed_at, reply_to_name, reply_to_email";
 
 fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
     Ok(UserRecord {
@@ -281,6 +289,9 @@ fn mail_from_row(row: &AnyRow) -> Result<MailRecord, sqlx::Error> {
         next_attempt_at: row.try_get("next_attempt_at")?,
         sent_at: row.try_get("sent_at")?,
         last_error: row.try_get("last_error")?,
+        failed_at: row.try_get("failed_at")?,
+        reply_to_name: row.try_get("reply_to_name")?,
+        reply_to_email: row.try_get("reply_to_email")?,
     })
 }
 
@@ -776,7 +787,7 @@ impl AccountStore for SqlStore {
     ) -> Result<Vec<MailRecord>, StoreError> {
         let rows = sqlx::query(&format!(
             "UPDATE mail_outbox SET lease_owner = $1, lease_until = $2 \
-             WHERE id IN (SELECT id FROM mail_outbox WHERE sent_at IS NULL \
+             WHERE id IN (SELECT id FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL \
                  AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $3) \
                  ORDER BY next_attempt_at LIMIT $4) \
              AND (lease_until IS NULL OR lease_until < $3) \
@@ -803,7 +814,7 @@ impl AccountStore for SqlStore {
         Ok(())
     }
 
-    async fn mark_mail_failed(
+    async fn mark_mail_for_retry(
         &self,
         id: &str,
         error: &str,
@@ -816,6 +827,19 @@ impl AccountStore for SqlStore {
         .bind(id)
         .bind(error)
         .bind(next_attempt_at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    async fn mark_mail_refused(&self, id: &str, error: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2, failed_at = $3, \
+             lease_owner = NULL, lease_until = NULL WHERE id = $1",
+        )
+        .bind(id)
+        .bind(error)
+        .bind(now)
         .execute(self.pool())
         .await?;
         Ok(())

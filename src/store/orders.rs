@@ -205,8 +205,8 @@ pub(super) async fn insert_mail<'e>(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO mail_outbox (id, recipient, subject, body, created_at, attempts, \
-             next_attempt_at, sent_at, last_error) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             next_attempt_at, sent_at, last_error, failed_at, reply_to_name, reply_to_email) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(&m.id)
     .bind(&m.recipient)
@@ -217,6 +217,9 @@ pub(super) async fn insert_mail<'e>(
     .bind(m.next_attempt_at)
     .bind(m.sent_at)
     .bind(&m.last_error)
+    .bind(m.failed_at)
+    .bind(&m.reply_to_name)
+    .bind(&m.reply_to_email)
     .execute(executor)
     .await?;
     Ok(())

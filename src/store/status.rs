@@ -51,7 +51,8 @@ pub trait StatusStore: Send + Sync {
     async fn prune_status_checks(&self, before: i64) -> Result<(), StoreError>;
     /// The earliest simulated order step that is due but not done (processing lag).
     async fn oldest_due_step(&self, now: i64) -> Result<Option<i64>, StoreError>;
-    /// When the oldest mail still waiting in the outbox was queued.
+    /// When the oldest mail still waiting in the outbox was queued (one the server refused for
+    /// good waits for nothing).
     async fn oldest_unsent_mail(&self) -> Result<Option<i64>, StoreError>;
     /// `(currency code, seconds)` from deposit seen (CONFIRMING) to confirmed (EXCHANGE), for
     /// deposits seen since `since`.
@@ -125,10 +126,12 @@ impl StatusStore for SqlStore {
     }
 
     async fn oldest_unsent_mail(&self) -> Result<Option<i64>, StoreError> {
-        let row =
-            sqlx::query("SELECT MIN(created_at) AS oldest FROM mail_outbox WHERE sent_at IS NULL")
-                .fetch_one(self.pool())
-                .await?;
+        let row = sqlx::query(
+            "SELECT MIN(created_at) AS oldest FROM mail_outbox \
+                 WHERE sent_at IS NULL AND failed_at IS NULL",
+        )
+        .fetch_one(self.pool())
+        .await?;
         Ok(row.try_get("oldest")?)
     }
 

@@ -23,8 +23,12 @@ on_both_backends!(
     cookie_sessions_refuse_cross_site_writes,
     bad_input_gets_a_clear_error_and_stores_nothing,
     mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns,
+    a_mail_the_server_refuses_for_good_is_not_retried_and_leaves_the_status_operational,
+    a_mail_the_server_defers_is_retried,
     profile_changes_and_account_deletion,
     mails_are_written_in_the_users_language,
+    one_mailbox_has_one_account_whatever_its_spelling,
+    accounts_stored_before_the_address_rules_still_sign_in,
 );
 
 struct Session {
@@ -884,6 +888,83 @@ async fn mail_waits_through_an_smtp_outage_and_goes_out_when_it_returns(db: Db) 
     assert!(received[0].contains("gil@example.com"));
 }
 
+/// The app with its mail going to an SMTP server that answers every recipient with `reply`.
+async fn app_whose_smtp_server_answers(db: Db, reply: &'static str) -> Option<TestApp> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    SmtpSink::serve_answering_recipients(listener, reply);
+    spawn_app_with(db, |config| {
+        config.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        config.mail_retry_seconds = 1;
+        config.worker_interval_ms = 100;
+        config.status_check_seconds = 1;
+    })
+    .await
+}
+
+async fn a_mail_the_server_refuses_for_good_is_not_retried_and_leaves_the_status_operational(
+    db: Db,
+) {
+    let Some(app) = app_whose_smtp_server_answers(db, "550 5.1.1 No such user").await else {
+        return;
+    };
+    // Queued two hours ago: were it still waiting, the status page would call mail an outage.
+    let two_hours_ago = ferry::now_unix() - 2 * 3600;
+    app.store
+        .enqueue_mail(&ferry::store::MailRecord {
+            id: "old-mail".into(),
+            recipient: "gone@example.com".into(),
+            subject: "s".into(),
+            body: "b".into(),
+            created_at: two_hours_ago,
+            attempts: 0,
+            next_attempt_at: two_hours_ago,
+            sent_at: None,
+            last_error: None,
+            failed_at: None,
+            reply_to_name: None,
+            reply_to_email: None,
+        })
+        .await
+        .unwrap();
+    let refused = wait_for(|| async {
+        let mails = app.store.mail_to("gone@example.com").await.unwrap();
+        mails.first().filter(|m| m.failed_at.is_some()).cloned()
+    })
+    .await;
+    assert_eq!(refused.attempts, 1);
+    assert!(
+        refused.last_error.as_deref().unwrap_or("").contains("550"),
+        "{refused:?}"
+    );
+    // Well past the one-second backoff, and a status check later: no second attempt.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let mails = app.store.mail_to("gone@example.com").await.unwrap();
+    assert_eq!(mails[0].attempts, 1);
+    let report = json_of(app.get("/api/status").await).await;
+    let mail_status = report["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == "mail")
+        .unwrap()["status"]
+        .clone();
+    assert_eq!(mail_status, "operational", "{report}");
+}
+
+async fn a_mail_the_server_defers_is_retried(db: Db) {
+    let Some(app) = app_whose_smtp_server_answers(db, "451 4.3.0 Try again later").await else {
+        return;
+    };
+    app.register("later@example.com", json!({})).await;
+    let retried = wait_for(|| async {
+        let mails = app.store.mail_to("later@example.com").await.unwrap();
+        mails.first().filter(|m| m.attempts >= 2).cloned()
+    })
+    .await;
+    assert_eq!((retried.failed_at, retried.sent_at), (None, None));
+}
+
 async fn wait_for<T, F, Fut>(mut probe: F) -> T
 where
     F: FnMut() -> Fut,
@@ -1110,4 +1191,141 @@ async fn mails_are_written_in_the_users_language(db: Db) {
         .register("hugo@example.com", json!({ "language": "klingon" }))
         .await;
     assert_eq!(other.user["language"], "en");
+}
+
+/// Quoted local parts, address literals and look-alike letters do not make a second account
+/// for one mailbox, nor aim mail at a private network; case does not matter anywhere.
+async fn one_mailbox_has_one_account_whatever_its_spelling(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    let ada = app.register(" Ada@Example.COM ", json!({})).await;
+    assert_eq!(ada.user["email"], "ada@example.com");
+    for (email, error) in [
+        ("\"ada\"@example.com", "Please enter a valid email"),
+        ("\"x y\"@example.org", "Please enter a valid email"),
+        ("poison@[10.1.2.3]", "Please enter a valid email"),
+        ("poison@10.1.2.3", "Please enter a valid email"),
+        ("ada@example.com.", "Please enter a valid email"),
+        (
+            "\u{FF41}da@example.com",
+            "Email addresses with accented or non-Latin letters are not accepted",
+        ),
+        (
+            "\u{0430}da@example.com",
+            "Email addresses with accented or non-Latin letters are not accepted",
+        ),
+    ] {
+        let response = app
+            .post_json(
+                "/api/register",
+                &json!({ "email": email, "password": PASSWORD, "confirm_password": PASSWORD }),
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{email}");
+        assert_eq!(json_of(response).await["message"], error, "{email}");
+    }
+    let twice = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "ADA@example.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(twice.status(), StatusCode::CONFLICT);
+
+    let signed_in = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "  ADA@EXAMPLE.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+
+    // Forgot-password refuses the forms alike whether or not an account has the mailbox, and
+    // mails the account under any case.
+    for email in [
+        "\"ada\"@example.com",
+        "\"ghost\"@example.com",
+        "poison@[10.1.2.3]",
+    ] {
+        let refused = app
+            .post_json("/api/email/password/forgot", &json!({ "email": email }))
+            .await;
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{email}");
+        assert_eq!(
+            json_of(refused).await["message"],
+            "Please enter a valid email address"
+        );
+    }
+    let reset = app
+        .post_json(
+            "/api/email/password/forgot",
+            &json!({ "email": "Ada@EXAMPLE.com" }),
+        )
+        .await;
+    assert_eq!(reset.status(), StatusCode::OK);
+    app.mailed_token("ada@example.com", "/reset-password").await;
+
+    let contact = app
+        .post_json(
+            "/api/contact",
+            &json!({ "name": "Eve", "email": "poison@[10.1.2.3]", "subject": "s", "message": "m" }),
+        )
+        .await;
+    assert_eq!(contact.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        app.store
+            .mail_to("poison@[10.1.2.3]")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// An account whose address today's rules refuse (made before them) is found by its stored
+/// text, so its owner still signs in; nothing is migrated.
+async fn accounts_stored_before_the_address_rules_still_sign_in(db: Db) {
+    let Some(app) = spawn_app_with(db, |_| {}).await else {
+        return;
+    };
+    app.register("carl@example.com", json!({})).await;
+    let mut legacy = app
+        .store
+        .find_user_by_email("carl@example.com")
+        .await
+        .unwrap()
+        .expect("registered");
+    legacy.id = "legacy-user".into();
+    legacy.email = "\"carl\"@example.com".into();
+    legacy.referral_code = "LEGACY01".into();
+    app.store.insert_user(&legacy).await.unwrap();
+    let signed_in = app
+        .post_json(
+            "/api/login",
+            &json!({ "username": "\"Carl\"@Example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    assert_eq!(
+        json_of(signed_in).await["user"]["id"],
+        "legacy-user",
+        "the stored account, not carl@example.com"
+    );
+}
+
+#[tokio::test]
+async fn with_idn_allowed_full_width_letters_reach_the_ascii_account() {
+    let app = spawn_app_with(Db::Sqlite, |c| c.mail_allow_idn = true)
+        .await
+        .expect("SQLite");
+    app.register("alice@example.com", json!({})).await;
+    let look_alike = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "\u{FF41}lice@\u{FF45}xample.com", "password": PASSWORD, "confirm_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(look_alike.status(), StatusCode::CONFLICT);
+    let german = app.register("J\u{F6}rg@M\u{DC}NCHEN.de", json!({})).await;
+    assert_eq!(german.user["email"], "j\u{f6}rg@m\u{fc}nchen.de");
 }

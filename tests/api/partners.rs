@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
+use crate::helpers::{Db, TestApp, json_of, spawn_app_with, test_store};
 use crate::on_both_backends;
 
 pub(crate) const ADMIN: &str = "partners-admin-token";
@@ -23,6 +23,7 @@ on_both_backends!(
     an_emergency_refund_through_the_api_reverses_the_commission,
     a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid,
     webhooks_are_signed_and_retried_after_a_server_error,
+    a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothing_connects,
 );
 
 /// Lowercase hex HMAC-SHA256 of `body` under `secret`.
@@ -404,6 +405,21 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
         )
         .await;
     assert_eq!(mailed["data"], true);
+    for undeliverable in [
+        "\"x y\"@example.org",
+        "poison@[10.1.2.3]",
+        "\u{FF41}lice@example.com",
+    ] {
+        let refused = app
+            .v2(
+                "setEmail",
+                &trade,
+                &trade_secret,
+                &json!({ "id": id, "token": token, "email": undeliverable }),
+            )
+            .await;
+        assert_eq!(refused["msg"], "email is incorrect", "{undeliverable}");
+    }
 
     let mine = json_of(
         app.as_user(reqwest::Method::GET, "/api/orders", &alice.token)
@@ -1021,6 +1037,16 @@ async fn webhooks_may_not_point_at_the_servers_own_network_by_default() {
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/hook",
         "http://localhost/hook",
+        "http://localhost./hook",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[::127.0.0.1]/",
+        "http://[::ffff:10.0.0.1]/",
+        "http://192.0.0.1/",
+        "http://198.18.0.1/",
+        "http://2130706433/",
+        "http://0x7f.1/",
+        "http://127.1/",
+        "http://[fe80::1]/",
     ] {
         let refused = app
             .as_user(
@@ -1034,7 +1060,21 @@ async fn webhooks_may_not_point_at_the_servers_own_network_by_default() {
             .await
             .unwrap();
         assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{url}");
+        assert_eq!(
+            json_of(refused).await["message"],
+            "The webhook must be a public address, not a local or private one",
+            "{url}"
+        );
     }
+    let keys = app.keys_of(&frank).await;
+    assert!(
+        keys["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|k| k["webhook_url"].is_null()),
+        "nothing was saved: {keys}"
+    );
 }
 
 #[tokio::test]
@@ -1074,4 +1114,159 @@ async fn a_key_past_its_allowance_gets_429_with_retry_after_and_other_keys_do_no
         app.v2("ccies", &calm, &calm_secret, &json!({})).await["code"],
         0
     );
+}
+
+/// A test's DNS: every name is `address`.
+struct AnswersWith(std::net::SocketAddr);
+
+impl reqwest::dns::Resolve for AnswersWith {
+    fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let address = self.0;
+        Box::pin(async move { Ok(Box::new(std::iter::once(address)) as reqwest::dns::Addrs) })
+    }
+}
+
+/// An HTTP server that answers 200 to anything and counts the connections it accepts.
+async fn counting_receiver() -> (std::net::SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counted = connections.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut chunk = [0_u8; 4096];
+                // The request is small: read until its body (after the blank line) is in.
+                while let Ok(n) = stream.read(&mut chunk).await {
+                    request.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&request);
+                    let complete = text.split_once("\r\n\r\n").is_some_and(|(head, body)| {
+                        let length = head
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        body.len() >= length
+                    });
+                    if n == 0 || complete {
+                        break;
+                    }
+                }
+                let _ = stream
+                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+                    .await;
+            });
+        }
+    });
+    (address, connections)
+}
+
+/// The webhook's name passes the check at save time, but the test's DNS answers it with a
+/// loopback address: the delivery is refused and nothing connects. The same delivery with
+/// private addresses allowed reaches the receiver, so it is the check that stopped it.
+async fn a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothing_connects(
+    db: Db,
+) {
+    use ferry::services::partners::keys::ApiKeys;
+    use ferry::services::partners::webhooks::Webhooks;
+    use ferry::store::{ApiKeyRecord, UserRecord, WebhookDelivery};
+    use std::sync::atomic::Ordering;
+
+    let Some((store, _guard)) = test_store(db).await else {
+        return;
+    };
+    let (receiver, connections) = counting_receiver().await;
+    let now = ferry::now_unix();
+    store
+        .insert_user(&UserRecord {
+            id: "partner".into(),
+            email: "partner@example.com".into(),
+            full_name: "Partner".into(),
+            password_hash: None,
+            email_verified_at: Some(now),
+            referral_code: "PARTNER1".into(),
+            referred_by: None,
+            totp_secret: None,
+            totp_enabled: false,
+            order_emails: false,
+            language: "en".into(),
+            created_at: now,
+            updated_at: now,
+        })
+        .await
+        .unwrap();
+    store
+        .insert_api_key(&ApiKeyRecord {
+            id: "key".into(),
+            user_id: "partner".into(),
+            name: "hook".into(),
+            permission: "trade".into(),
+            salt: "00".into(),
+            webhook_url: Some(format!("http://hook.example:{}/hook", receiver.port())),
+            request_count: 0,
+            last_used_at: None,
+            created_at: now,
+            revoked_at: None,
+        })
+        .await
+        .unwrap();
+    store
+        .insert_webhook_delivery(&WebhookDelivery {
+            id: "delivery".into(),
+            api_key_id: "key".into(),
+            order_id: "ORDER".into(),
+            order_status: "NEW".into(),
+            body: format!("{{\"timestamp\":{now}}}"),
+            created_at: now,
+            give_up_at: now + 3600,
+            attempts: 0,
+            next_attempt_at: Some(now),
+            delivered_at: None,
+            last_status_code: None,
+            last_error: None,
+        })
+        .await
+        .unwrap();
+    let webhooks = |allow_private: bool| {
+        let keys = Arc::new(ApiKeys::new(
+            store.clone(),
+            b"secret".to_vec(),
+            60,
+            allow_private,
+        ));
+        Webhooks::new(
+            store.clone(),
+            keys,
+            ferry::domain::currency::Catalogue::embedded(),
+            1,
+            allow_private,
+            Arc::new(AnswersWith(receiver)),
+        )
+    };
+
+    assert_eq!(webhooks(false).deliver_due("test", now).await.unwrap(), 0);
+    let attempts = store.webhook_deliveries_of("key", 10).await.unwrap();
+    assert_eq!(
+        attempts[0].last_error.as_deref(),
+        Some("the webhook host is not a public address")
+    );
+    assert!(
+        attempts[0].next_attempt_at.is_some(),
+        "retried later, checked again"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(connections.load(Ordering::SeqCst), 0, "nothing connected");
+
+    assert_eq!(
+        webhooks(true).deliver_due("test", now + 60).await.unwrap(),
+        1
+    );
+    assert_eq!(connections.load(Ordering::SeqCst), 1);
 }

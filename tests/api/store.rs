@@ -23,6 +23,7 @@ on_both_backends!(
     a_change_whose_consequences_fail_is_not_written_at_all,
     idempotency_keys_are_claimed_answered_and_expire,
     the_real_funds_migration_keeps_every_order_event_and_commission,
+    a_refused_mail_is_never_leased_again_nor_counted_as_waiting,
 );
 
 fn click(code: &str, visitor: &str, day: i64) -> NewReferralClick {
@@ -352,6 +353,9 @@ async fn a_change_whose_consequences_fail_is_not_written_at_all(db: Db) {
         next_attempt_at: 1,
         sent_at: None,
         last_error: None,
+        failed_at: None,
+        reply_to_name: None,
+        reply_to_email: None,
     };
     // Two mails with one id: the second insert fails inside the transaction.
     let broken = OrderEffects {
@@ -533,4 +537,63 @@ async fn the_real_funds_migration_keeps_every_order_event_and_commission(db: Db)
         .insert_order(&another)
         .await
         .expect("same address, other tag");
+}
+
+/// A mail the SMTP server refused for good stays in the outbox for the record, but no worker
+/// takes it again and the status page does not count it as waiting.
+async fn a_refused_mail_is_never_leased_again_nor_counted_as_waiting(db: Db) {
+    let Some((store, _guard)) = test_store(db).await else {
+        return;
+    };
+    let mail = |id: &str, created_at: i64| MailRecord {
+        id: id.into(),
+        recipient: "a@example.com".into(),
+        subject: "s".into(),
+        body: "b".into(),
+        created_at,
+        attempts: 0,
+        next_attempt_at: created_at,
+        sent_at: None,
+        last_error: None,
+        failed_at: None,
+        reply_to_name: None,
+        reply_to_email: None,
+    };
+    store.enqueue_mail(&mail("refused", 10)).await.unwrap();
+    store.enqueue_mail(&mail("busy", 20)).await.unwrap();
+    let leased = store.lease_due_mail(100, "worker", 60, 10).await.unwrap();
+    assert_eq!(leased.len(), 2);
+    store
+        .mark_mail_refused("refused", "550 no such user", 100)
+        .await
+        .unwrap();
+    store
+        .mark_mail_for_retry("busy", "421 try later", 150)
+        .await
+        .unwrap();
+
+    let again: Vec<String> = store
+        .lease_due_mail(1000, "worker", 60, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(again, ["busy"]);
+    assert_eq!(store.oldest_unsent_mail().await.unwrap(), Some(20));
+    let refused = store
+        .mail_to("a@example.com")
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|m| m.id == "refused")
+        .unwrap();
+    assert_eq!(
+        (refused.failed_at, refused.attempts, refused.sent_at),
+        (Some(100), 1, None)
+    );
+    assert_eq!(refused.last_error.as_deref(), Some("550 no such user"));
+
+    store.mark_mail_sent("busy", 1000).await.unwrap();
+    assert_eq!(store.oldest_unsent_mail().await.unwrap(), None);
 }

@@ -66,6 +66,8 @@ pub struct OrderSettings {
     pub status_mails: Option<StatusMails>,
     /// The partner programme: commissions and webhooks follow every order.
     pub partners: Option<Arc<Partners>>,
+    /// Which e-mail addresses `set_notify_email` accepts (`FERRY_MAIL_ALLOW_IDN`).
+    pub email_idn: crate::domain::account::Idn,
 }
 
 /// What order-status mails need: the outbox and the site's name and address.
@@ -333,7 +335,7 @@ impl Orders {
         order: &OrderRecord,
         email: &str,
     ) -> Result<(), OrderError> {
-        let email = crate::domain::account::Email::parse(email)
+        let email = crate::domain::account::Email::parse(email, self.settings.email_idn)
             .map_err(|_| OrderError::Invalid("Invalid email".into()))?;
         if !self
             .store

@@ -15,6 +15,7 @@ use hmac::{Hmac, Mac};
 use rand::Rng;
 use sha2::Sha256;
 
+use super::public_net::is_public_host;
 use crate::domain::secret::constant_time_eq;
 use crate::store::{ApiKeyRecord, DynStore, StoreError, UserRecord, WebhookDelivery};
 
@@ -206,11 +207,15 @@ impl ApiKeys {
         id: &str,
         url: Option<&str>,
     ) -> Result<(), KeyError> {
-        let url = url.map(str::trim).filter(|u| !u.is_empty());
-        if let Some(url) = url {
-            check_webhook_url(url, self.allow_private_webhooks)?;
-        }
-        if self.store.set_webhook_url(&user.id, id, url).await? {
+        let url = match url.map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => Some(check_webhook_url(url, self.allow_private_webhooks)?),
+            None => None,
+        };
+        if self
+            .store
+            .set_webhook_url(&user.id, id, url.as_deref())
+            .await?
+        {
             Ok(())
         } else {
             Err(KeyError::NotFound)
@@ -301,81 +306,31 @@ pub fn sign(secret: &[u8], body: &[u8]) -> Vec<u8> {
     mac.finalize().into_bytes().to_vec()
 }
 
-/// Whether `ip` is reachable on the public internet: not loopback, private, link-local, shared,
-/// documentation, multicast or unspecified. Webhooks go only there, so a partner cannot make
-/// the server call its own network.
-pub fn is_public_ip(ip: std::net::IpAddr) -> bool {
-    use std::net::IpAddr;
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || v4.is_multicast()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b)))
-        }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_public_ip(IpAddr::V4(v4)),
-            None => {
-                let first = v6.segments()[0];
-                !(v6.is_loopback()
-                    || v6.is_unspecified()
-                    || v6.is_multicast()
-                    || (first & 0xfe00) == 0xfc00
-                    || (first & 0xffc0) == 0xfe80)
-            }
-        },
+/// The webhook URL as it will be called (the `url` crate's normal form), if it may be: http or
+/// https with a host and no credentials, and a public host unless `allow_private`.
+fn check_webhook_url(url: &str, allow_private: bool) -> Result<String, KeyError> {
+    let not_http = || KeyError::Invalid("The webhook must be an http:// or https:// URL".into());
+    if url.len() > WEBHOOK_URL_LIMIT || url.contains(char::is_whitespace) {
+        return Err(not_http());
     }
-}
-
-/// A host name or address literal (IPv6 in brackets) that is local or private.
-fn is_private_host(host: &str) -> bool {
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    match bare.parse::<std::net::IpAddr>() {
-        Ok(ip) => !is_public_ip(ip),
-        Err(_) => {
-            let name = bare.to_ascii_lowercase();
-            name == "localhost" || name.ends_with(".localhost")
-        }
+    let parsed = reqwest::Url::parse(url).map_err(|_| not_http())?;
+    let Some(host) = parsed.host() else {
+        return Err(not_http());
+    };
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(not_http());
     }
-}
-
-fn check_webhook_url(url: &str, allow_private: bool) -> Result<(), KeyError> {
-    let valid_scheme = url.starts_with("https://") || url.starts_with("http://");
-    let parsed = reqwest::Url::parse(url).ok();
-    let has_host = parsed.as_ref().is_some_and(|u| u.host_str().is_some());
-    if url.len() > WEBHOOK_URL_LIMIT
-        || !valid_scheme
-        || !has_host
-        || url.contains(char::is_whitespace)
-    {
-        return Err(KeyError::Invalid(
-            "The webhook must be an http:// or https:// URL".into(),
-        ));
-    }
-    if parsed
-        .as_ref()
-        .is_some_and(|u| !u.username().is_empty() || u.password().is_some())
-    {
+    if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err(KeyError::Invalid(
             "The webhook URL must not contain credentials".into(),
         ));
     }
-    let private_host = parsed
-        .as_ref()
-        .and_then(|u| u.host_str())
-        .is_none_or(is_private_host);
-    if private_host && !allow_private {
+    if !allow_private && !is_public_host(&host) {
         return Err(KeyError::Invalid(
             "The webhook must be a public address, not a local or private one".into(),
         ));
     }
-    Ok(())
+    Ok(parsed.into())
 }
 
 fn random_string(length: usize) -> String {
@@ -459,10 +414,19 @@ mod tests {
         for private in [
             "http://127.0.0.1:9000/hook",
             "http://localhost/hook",
+            "http://localhost./hook",
             "http://10.1.2.3/",
             "http://169.254.169.254/latest/meta-data",
             "http://[::1]/",
             "http://[fd00::1]/",
+            "http://[64:ff9b::7f00:1]/",
+            "http://[::127.0.0.1]/",
+            "http://[::ffff:169.254.169.254]/",
+            "http://192.0.0.1/",
+            "http://2130706433/",
+            "http://0x7f.1/",
+            "http://127.1/",
+            "http://metadata/",
         ] {
             assert!(check_webhook_url(private, false).is_err(), "{private}");
         }
@@ -478,26 +442,15 @@ mod tests {
     }
 
     #[test]
-    fn only_public_addresses_count_as_public() {
-        for public in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"] {
-            assert!(is_public_ip(public.parse().unwrap()), "{public}");
-        }
-        for private in [
-            "127.0.0.1",
-            "10.0.0.1",
-            "172.16.5.4",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "224.0.0.1",
-            "::1",
-            "fe80::1",
-            "fc00::1",
-            "::ffff:10.0.0.1",
-        ] {
-            assert!(!is_public_ip(private.parse().unwrap()), "{private}");
-        }
+    fn a_webhook_url_is_kept_in_the_form_it_is_called_by() {
+        assert_eq!(
+            check_webhook_url("HTTPS://Partner.Example/hook", false).ok(),
+            Some("https://partner.example/hook".into())
+        );
+        assert_eq!(
+            check_webhook_url("http://2130706433:9000/hook", true).ok(),
+            Some("http://127.0.0.1:9000/hook".into())
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod keys;
 pub mod ledger;
+pub mod public_net;
 pub mod qr;
 pub mod webhooks;
 pub mod wire;

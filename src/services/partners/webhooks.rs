@@ -2,6 +2,10 @@
 //! POSTed to the key's webhook URL as JSON, signed with the key's webhook secret, from a
 //! persisted queue with exponential backoff for 24 hours.
 //!
+//! Calls go only to public addresses (unless `FERRY_WEBHOOK_ALLOW_PRIVATE`): the URL's host is
+//! checked before each delivery, and a name is resolved by a resolver that answers only with
+//! public addresses, which are the ones the request then connects to. No proxy, no redirects.
+//!
 //! Headers: `X-Ferry-Signature` = lowercase hex HMAC-SHA256 of the exact body bytes under the
 //! webhook secret; `X-Ferry-Timestamp` = the Unix time the event happened, also in the body,
 //! so a receiver can refuse old replays.
@@ -9,9 +13,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use reqwest::dns::Resolve;
 use serde_json::json;
 
-use super::keys::{ApiKeys, is_public_ip, sign};
+use super::keys::{ApiKeys, sign};
+use super::public_net::{PublicOnly, is_public_host, refused_as_not_public};
 use super::wire::order_object;
 use crate::domain::currency::Catalogue;
 use crate::domain::money::to_wire;
@@ -27,6 +33,7 @@ const LEASE_SECONDS: i64 = 60;
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// How much of a failed answer is kept in the delivery log.
 const ERROR_LIMIT: usize = 200;
+const NOT_PUBLIC: &str = "the webhook host is not a public address";
 
 pub struct Webhooks {
     store: DynStore,
@@ -38,17 +45,27 @@ pub struct Webhooks {
 }
 
 impl Webhooks {
-    /// `first_retry_seconds`: the wait after the first failure, doubling after each.
+    /// `first_retry_seconds`: the wait after the first failure, doubling after each;
+    /// `resolver`: how host names are looked up (the system's, or a test's).
     pub fn new(
         store: DynStore,
         keys: Arc<ApiKeys>,
         catalogue: &'static Catalogue,
         first_retry_seconds: u32,
         allow_private: bool,
+        resolver: Arc<dyn Resolve>,
     ) -> Webhooks {
+        let resolver: Arc<dyn Resolve> = if allow_private {
+            resolver
+        } else {
+            Arc::new(PublicOnly::new(resolver))
+        };
         let client = reqwest::Client::builder()
             .timeout(TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
+            // A proxy would resolve and connect on our behalf, past the check.
+            .no_proxy()
+            .dns_resolver2(resolver)
             .user_agent("Ferry-Webhooks/1")
             .build()
             .expect("a TLS backend is compiled in");
@@ -164,13 +181,9 @@ impl Webhooks {
                 error: Some("the key was revoked or its webhook removed".into()),
             });
         };
-        if !self.allow_private && !resolves_publicly(&url).await {
-            return Ok(self.failed(
-                delivery,
-                now,
-                None,
-                "the webhook host is not a public address",
-            ));
+        // Address literals never reach the resolver, and local names need no lookup.
+        if !self.allow_private && !has_public_host(&url) {
+            return Ok(self.failed(delivery, now, None, NOT_PUBLIC));
         }
         let signature = hex::encode(sign(
             self.keys.webhook_secret_of(&key).as_bytes(),
@@ -205,6 +218,7 @@ impl Webhooks {
                 format!("answered HTTP {}", response.status().as_u16()),
             ),
             // reqwest's error names the URL only; its query could hold a partner's token.
+            Err(e) if refused_as_not_public(&e) => (None, NOT_PUBLIC.to_owned()),
             Err(e) if e.is_timeout() => (None, "timed out".to_owned()),
             Err(e) if e.is_connect() => (None, "could not connect".to_owned()),
             Err(_) => (None, "request failed".to_owned()),
@@ -231,22 +245,12 @@ impl Webhooks {
     }
 }
 
-/// Whether every address the URL's host resolves to is public (see `is_public_ip`).
-async fn resolves_publicly(url: &str) -> bool {
-    let Ok(parsed) = reqwest::Url::parse(url) else {
-        return false;
-    };
-    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
-        return false;
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    match tokio::net::lookup_host((host, port)).await {
-        Ok(addresses) => {
-            let addresses: Vec<_> = addresses.collect();
-            !addresses.is_empty() && addresses.iter().all(|a| is_public_ip(a.ip()))
-        }
-        Err(_) => false,
-    }
+/// Whether the URL's host may be public as written (see `is_public_host`).
+fn has_public_host(url: &str) -> bool {
+    reqwest::Url::parse(url)
+        .ok()
+        .and_then(|parsed| parsed.host().map(|host| is_public_host(&host)))
+        .unwrap_or(false)
 }
 
 /// What an affiliate may know of an order attributed to them: no token, no addresses.
