@@ -46,6 +46,8 @@ pub struct App {
     listener: TcpListener,
     router: axum::Router,
     connections: http::serve::ConnectionLimits,
+    /// Tells long answers (event streams) that the server is stopping.
+    stopping: tokio::sync::watch::Sender<bool>,
     store: DynStore,
     orders: Arc<Orders>,
     shutdown_grace: Duration,
@@ -117,6 +119,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 }),
                 partners: Some(partners.clone()),
                 email_idn: config.email_idn(),
+                upstream_orders_per_caller_per_minute: upstream_share(config),
             },
         )
         .await
@@ -133,6 +136,17 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         accounts,
         partners,
     })
+}
+
+/// Orders one caller may open at the upstreams a minute: half of what the most frugal upstream
+/// allows (its weight budget over an order's weight), at least one; none on the sandbox.
+fn upstream_share(config: &Config) -> Option<u32> {
+    config
+        .upstreams
+        .iter()
+        .map(|u| u.weight_per_minute / providers::fixedfloat::CREATE_WEIGHT / 2)
+        .min()
+        .map(|n| n.max(1))
 }
 
 /// The sandbox, the one upstream, or the best of several, each behind its deadline.
@@ -361,6 +375,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         config.contact_rate_per_hour,
         config.email_idn(),
     ));
+    let (stopping, stopping_rx) = tokio::sync::watch::channel(false);
     let state = AppState {
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
@@ -379,6 +394,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         sandbox: sandbox.clone(),
         partners,
         currency_list: http::exchange::CurrencyListCache::default(),
+        stopping: stopping_rx,
         pages: http::spa::PageCache::default(),
     };
     let connections = http::serve::ConnectionLimits {
@@ -390,6 +406,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
     Ok(App {
         listener,
         connections,
+        stopping,
         orders: state.orders.clone(),
         router: http::router(state),
         store,
@@ -432,6 +449,7 @@ impl App {
             }
             () = shutdown => {
                 tracing::info!("shutting down: finishing in-flight requests");
+                let _ = self.stopping.send(true);
                 let _ = stop_tx.send(true);
                 match tokio::time::timeout(self.shutdown_grace, &mut server).await {
                     Ok(result) => result.context("server task")?,

@@ -50,6 +50,8 @@ pub fn client_address<'a>(
     forwarded_for: impl DoubleEndedIterator<Item = &'a str>,
     trusted: &[IpNet],
 ) -> IpAddr {
+    // A dual-stack listener sees IPv4 peers as `::ffff:a.b.c.d`: compare them as IPv4.
+    let peer = peer.to_canonical();
     let is_trusted = |address: &IpAddr| trusted.iter().any(|net| net.contains(address));
     if !is_trusted(&peer) {
         return peer;
@@ -60,7 +62,7 @@ pub fn client_address<'a>(
         .map(str::trim);
     let mut client = peer;
     for hop in hops.by_ref() {
-        match hop.parse::<IpAddr>() {
+        match hop.parse::<IpAddr>().map(|a| a.to_canonical()) {
             Ok(address) if is_trusted(&address) => client = address,
             Ok(address) => return address,
             // A hop the proxies did not write as an address: what is left of it is unknown.
@@ -149,7 +151,9 @@ impl<K: Eq + Hash + Clone> Budget<K> {
         let now = self.nanos(at);
         let interval = self.interval.as_nanos() as u64;
         let window = self.tolerance.as_nanos() as u64 + interval;
-        let cost = (u64::from(weight.max(1)) * interval).min(window);
+        let cost = u64::from(weight.max(1))
+            .saturating_mul(interval)
+            .min(window);
         let mut shard = self.shard(client).lock().expect("budget lock");
         let tat = shard.get(client).copied().unwrap_or(now).max(now);
         let next = tat + cost;
@@ -331,6 +335,15 @@ mod tests {
         assert_eq!(
             client_address(ip("10.0.0.5"), ["junk, 10.3.3.3"].into_iter(), &proxies),
             ip("10.3.3.3")
+        );
+        // A dual-stack listener: the proxy's IPv4 address arrives mapped into IPv6.
+        assert_eq!(
+            client_address(ip("::ffff:10.0.0.5"), ["203.0.113.7"].into_iter(), &proxies),
+            ip("203.0.113.7")
+        );
+        assert_eq!(
+            client_address(ip("::ffff:198.51.100.9"), std::iter::empty(), &proxies),
+            ip("198.51.100.9")
         );
         // No proxies configured: headers are never read.
         assert_eq!(

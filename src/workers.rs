@@ -69,7 +69,7 @@ pub async fn run_orders(orders: Arc<crate::services::orders::Orders>, every: Dur
         }
         if now - last_pruned >= IDEMPOTENCY_PRUNE_SECONDS {
             last_pruned = now;
-            if let Err(error) = orders.store.prune_idempotency_keys(now).await {
+            if let Err(error) = orders.prune_idempotency_keys(now).await {
                 tracing::warn!(error = %error, "order worker: pruning idempotency keys failed");
             }
         }

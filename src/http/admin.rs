@@ -25,6 +25,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/currency-overrides", get(list_currency_overrides))
         .route("/currency-overrides/{code}", put(set_currency_override))
         .route("/sandbox/deposit", post(super::orders::simulate_deposit))
+        .route("/sandbox/expire", post(super::orders::simulate_expiry))
         .route("/sandbox/outage", put(set_sandbox_outage))
         .route("/incidents", get(list_incidents).post(open_incident))
         .route("/contact-messages", get(list_contact_messages))

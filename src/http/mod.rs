@@ -63,6 +63,8 @@ pub struct AppState {
     pub sandbox: Arc<crate::providers::sandbox::SandboxMarket>,
     pub partners: Arc<crate::services::partners::Partners>,
     pub currency_list: exchange::CurrencyListCache,
+    /// Turns true when the server starts stopping: long answers (event streams) end.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
     pub pages: spa::PageCache,
 }
 

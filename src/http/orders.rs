@@ -148,6 +148,8 @@ async fn create_order(
                 metadata: body.metadata.as_deref(),
                 idempotency_key: key,
                 idempotency_ttl_seconds: IDEMPOTENCY_KEY_TTL_SECONDS,
+                replay_only_while_new: false,
+                caller: &client.key().label(),
                 owner_user_id: user.as_ref().map(|u| u.user.id.as_str()),
                 api_key_id: None,
                 affiliate_user_id: affiliate.as_deref(),
@@ -355,51 +357,41 @@ async fn stream_order_events(
         id: order.id,
         after,
         finished: false,
+        last: None,
         changes: None,
         _permits: permits,
     };
     let events = stream::unfold(start, |mut s| async move {
-        if s.finished {
-            return None;
-        }
         let mut changes = s
             .changes
             .take()
             .unwrap_or_else(|| s.state.orders.subscribe());
         loop {
-            match s.state.store.order_events(&s.id, s.after).await {
+            // The server is stopping: end the stream (the page reconnects to another replica).
+            if s.finished || *s.state.stopping.borrow() {
+                return None;
+            }
+            match s.state.orders.events(&s.id, s.after).await {
                 Ok(found) if !found.is_empty() => {
-                    let mut batch = Vec::new();
-                    for event in found {
-                        s.after = event.id;
-                        let status = OrderStatus::parse(&event.status);
-                        // An expired order listens on: a late deposit reopens it.
-                        s.finished |= status.is_some_and(|status| {
-                            status.is_final(Some(event.created_at), crate::now_unix())
-                        });
-                        batch.push(
-                            Event::default()
-                                .event("status")
-                                .id(event.id.to_string())
-                                .data(
-                                    json!({
-                                        "status": event.status,
-                                        "progress": status.map_or(20, OrderStatus::progress),
-                                        "detail": event.detail,
-                                        "at": event.created_at,
-                                    })
-                                    .to_string(),
-                                ),
-                        );
-                    }
+                    let batch: Vec<Event> = found.iter().map(|e| s.sent(e)).collect();
                     s.changes = Some(changes);
                     return Some((stream::iter(batch.into_iter().map(Ok)), s));
                 }
                 Ok(_) => {}
                 Err(error) => tracing::warn!(error = %error, "order events poll failed"),
             }
+            // An expired order stays open for late deposits; it ends once that is over.
+            if s.last
+                .is_some_and(|(status, at)| status.is_final(Some(at), crate::now_unix()))
+            {
+                return None;
+            }
             // Wait for a change here, or poll again in a moment for changes elsewhere.
-            let _ = tokio::time::timeout(Duration::from_secs(1), changes.recv()).await;
+            let mut stopping = s.state.stopping.clone();
+            tokio::select! {
+                _ = tokio::time::timeout(Duration::from_secs(1), changes.recv()) => {}
+                _ = stopping.changed() => {}
+            }
         }
     });
     use futures_util::StreamExt;
@@ -411,12 +403,38 @@ struct StreamState {
     id: String,
     after: i64,
     finished: bool,
+    /// The last status sent and when it began.
+    last: Option<(OrderStatus, i64)>,
     changes: Option<crate::services::orders::OrderChanges>,
     /// The stream's places among the open ones, given back when it ends.
     _permits: (
         crate::limits::Permit<crate::limits::ClientKey>,
         crate::limits::Permit<String>,
     ),
+}
+
+impl StreamState {
+    /// `event` as the stream sends it; a final status ends the stream after it.
+    fn sent(&mut self, event: &crate::store::OrderEventRecord) -> Event {
+        self.after = event.id;
+        let status = OrderStatus::parse(&event.status);
+        if let Some(status) = status {
+            self.last = Some((status, event.created_at));
+            self.finished |= status.is_final(Some(event.created_at), crate::now_unix());
+        }
+        Event::default()
+            .event("status")
+            .id(event.id.to_string())
+            .data(
+                json!({
+                    "status": event.status,
+                    "progress": status.map_or(20, OrderStatus::progress),
+                    "detail": event.detail,
+                    "at": event.created_at,
+                })
+                .to_string(),
+            )
+    }
 }
 
 /// The latest completed orders: real data only, no addresses, ids hashed.
@@ -428,7 +446,7 @@ struct StreamState {
     responses((status = 200, description = "OK", body = serde_json::Value))
 )]
 async fn list_recent_transactions(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let orders = state.store.recent_completed_orders(10).await?;
+    let orders = state.orders.recent_completed(10).await?;
     let list: Vec<Value> = orders
         .iter()
         .map(|o| {
@@ -553,6 +571,27 @@ pub async fn simulate_deposit(
     let order = state
         .orders
         .deposit(body.order_id.trim(), amount, crate::now_unix())
+        .await?;
+    Ok(order_answer(&state.orders, &order))
+}
+
+#[derive(Deserialize)]
+pub struct SandboxExpiryRequest {
+    order_id: String,
+}
+
+/// `POST /api/admin/sandbox/expire`: the order's deposit window closes now, as if its time had
+/// run out (so a late deposit can be tried without waiting half an hour).
+pub async fn simulate_expiry(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<SandboxExpiryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    if !state.config.is_sandbox() {
+        return Err(ApiError::NotFound);
+    }
+    let order = state
+        .orders
+        .expire_now(body.order_id.trim(), crate::now_unix())
         .await?;
     Ok(order_answer(&state.orders, &order))
 }

@@ -649,6 +649,8 @@ async fn create_order(state: &AppState, call: &Call) -> Result<Value, Failure> {
                 metadata: None,
                 idempotency_key: Some(&format!("v2:{replay}")),
                 idempotency_ttl_seconds: REPLAY_WINDOW_SECONDS,
+                replay_only_while_new: true,
+                caller: &format!("key:{}", call.key.id),
                 owner_user_id: Some(&call.key.user_id),
                 api_key_id: Some(&call.key.id),
                 affiliate_user_id: affiliate.as_deref(),
@@ -661,11 +663,7 @@ async fn create_order(state: &AppState, call: &Call) -> Result<Value, Failure> {
 }
 
 async fn order_data(state: &AppState, order: &OrderRecord) -> Result<Value, Failure> {
-    let events = state
-        .store
-        .order_events(&order.id, 0)
-        .await
-        .map_err(Failure::internal)?;
+    let events = state.orders.events(&order.id, 0).await?;
     Ok(order_object(
         order,
         &events,

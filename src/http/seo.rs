@@ -204,8 +204,7 @@ fn pair_meta(
     let description = fill(
         texts
             .as_ref()
-            .and_then(|t| t.description.as_deref())
-            .filter(|d| d.contains("{{from}}"))
+            .and_then(|t| t.description_template.as_deref())
             .unwrap_or(PAIR_DESCRIPTION),
     );
     Some(PageMeta {

@@ -86,15 +86,14 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let trusted = limits
-            .trusted_proxies
-            .iter()
-            .any(|n| n.contains(&peer.ip()));
+        // A dual-stack listener sees IPv4 peers as `::ffff:a.b.c.d`: compare them as IPv4.
+        let ip = peer.ip().to_canonical();
+        let trusted = limits.trusted_proxies.iter().any(|n| n.contains(&ip));
         // Over its share (or the server is full): the connection is closed unanswered.
         let permit = if trusted {
-            proxies.enter(ClientKey::of(peer.ip()))
+            proxies.enter(ClientKey::of(ip))
         } else {
-            per_client.enter(ClientKey::of(peer.ip()))
+            per_client.enter(ClientKey::of(ip))
         };
         let Some(permit) = permit else {
             drop(stream);
@@ -116,7 +115,10 @@ pub async fn serve(
         let done = done_rx.clone();
         let header_timeout = limits.header_timeout;
         tokio::spawn(async move {
-            let mut builder = Builder::new(TokioExecutor::new());
+            // HTTP/1 only (the only protocol compiled in): the auto builder would first wait,
+            // with no time limit, for bytes that could be HTTP/2's preface — so a connection
+            // that never sends a byte would never be timed out.
+            let mut builder = Builder::new(TokioExecutor::new()).http1_only();
             builder
                 .http1()
                 .timer(TokioTimer::new())

@@ -218,6 +218,9 @@ const PRERENDERED: &str = "prerender/";
 pub(super) struct PrerenderedHead {
     pub title: String,
     pub description: Option<String>,
+    /// Pair pages: the description with the title's placeholders.
+    #[serde(default, rename = "descriptionTemplate")]
+    pub description_template: Option<String>,
 }
 
 /// The app's title template (`pair.title`, with `{{from}}`, `{{fromNetwork}}`, `{{to}}` and

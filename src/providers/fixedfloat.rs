@@ -32,7 +32,7 @@ const MARKET_TTL: Duration = Duration::from_secs(10);
 const LAST_GOOD_MARKET: Duration = Duration::from_secs(300);
 /// What creating an order costs of the request budget; every other call costs 1 (FixedFloat's
 /// "Request limits").
-const CREATE_WEIGHT: u32 = 50;
+pub const CREATE_WEIGHT: u32 = 50;
 
 /// The USD value the first price probe of a pair asks for.
 const PROBE_USD: Decimal = Decimal::from_parts(100, 0, 0, false, 0);

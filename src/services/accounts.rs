@@ -17,7 +17,9 @@ use crate::domain::account::{
 use crate::domain::referral::ReferralCode;
 use crate::services::mail::{Mailer, templates};
 use crate::services::throttle::{AllowanceError, take_hourly};
-use crate::store::{DynStore, SessionRecord, StoreError, TokenUse, UserRecord, UserToken};
+use crate::store::{
+    DynStore, SessionRecord, StoreError, TokenUse, UserChange, UserRecord, UserToken,
+};
 
 /// A session without "Remember me" lasts a day; with it, thirty.
 pub const SESSION_SECONDS: i64 = 24 * 3600;
@@ -508,7 +510,9 @@ impl Accounts {
         if user.email_verified_at.is_none() {
             user.email_verified_at = Some(now);
             user.updated_at = now;
-            self.store.update_user(&user).await?;
+            self.store
+                .change_user(&user.id, UserChange::EmailVerified, now)
+                .await?;
         }
         Ok(user.email)
     }
@@ -578,11 +582,14 @@ impl Accounts {
                 .ok_or(AccountError::LinkInvalid(
                     "Invalid or already used reset link",
                 ))?;
-        user.password_hash = Some(hash_password(password.to_owned()).await?);
+        let hash = hash_password(password.to_owned()).await?;
         // Receiving the link proves the address.
+        self.store
+            .change_user(&user.id, UserChange::ResetPassword { hash: &hash }, now)
+            .await?;
+        user.password_hash = Some(hash);
         user.email_verified_at.get_or_insert(now);
         user.updated_at = now;
-        self.store.update_user(&user).await?;
         self.store.delete_sessions_of(&user.id, None).await?;
         self.store
             .revoke_tokens(&user.id, PURPOSE_RESET, now)
@@ -606,10 +613,27 @@ impl Accounts {
         self.check_sensitive_change(user, session, current, now)
             .await?;
         check_new_password(password, confirm_password).map_err(invalid)?;
+        let hash = hash_password(password.to_owned()).await?;
+        let changed = self
+            .store
+            .change_user(
+                &user.id,
+                UserChange::ChangePassword {
+                    hash: &hash,
+                    current: user.password_hash.as_deref(),
+                    session: &session.token_hash,
+                },
+                now,
+            )
+            .await?;
+        if !changed {
+            return Err(AccountError::Conflict(
+                "Your password or session changed meanwhile; sign in again",
+            ));
+        }
         let mut user = user.clone();
-        user.password_hash = Some(hash_password(password.to_owned()).await?);
+        user.password_hash = Some(hash);
         user.updated_at = now;
-        self.store.update_user(&user).await?;
         self.store
             .delete_sessions_of(&user.id, Some(&session.token_hash))
             .await?;
@@ -681,10 +705,9 @@ impl Accounts {
         rand::rng().fill_bytes(&mut bytes);
         let secret = data_encoding::BASE32_NOPAD.encode(&bytes);
         let totp = totp_for(&secret, &self.settings.site_name, &user.email)?;
-        let mut user = user.clone();
-        user.totp_secret = Some(secret.clone());
-        user.updated_at = now;
-        self.store.update_user(&user).await?;
+        self.store
+            .change_user(&user.id, UserChange::TotpSecret(&secret), now)
+            .await?;
         Ok(TotpSetup {
             secret,
             otpauth_uri: totp.get_url(),
@@ -724,14 +747,13 @@ impl Accounts {
             self.record_failures(&keys, now).await?;
             return Err(AccountError::InvalidCode);
         }
-        let mut user = user.clone();
-        user.totp_enabled = true;
-        user.updated_at = now;
-        self.store.update_user(&user).await?;
+        self.store
+            .change_user(&user.id, UserChange::TotpOn, now)
+            .await?;
         self.store
             .delete_sessions_of(&user.id, Some(&session.token_hash))
             .await?;
-        self.new_recovery_codes(&user).await
+        self.new_recovery_codes(user).await
     }
 
     async fn new_recovery_codes(&self, user: &UserRecord) -> Result<Vec<String>, AccountError> {
@@ -766,11 +788,9 @@ impl Accounts {
             self.record_failures(&keys, now).await?;
             return Err(AccountError::InvalidCode);
         }
-        let mut user = user.clone();
-        user.totp_enabled = false;
-        user.totp_secret = None;
-        user.updated_at = now;
-        self.store.update_user(&user).await?;
+        self.store
+            .change_user(&user.id, UserChange::TotpOff, now)
+            .await?;
         self.store.replace_recovery_codes(&user.id, &[]).await?;
         Ok(())
     }
@@ -818,7 +838,17 @@ impl Accounts {
             user.order_emails = flag;
         }
         user.updated_at = now;
-        self.store.update_user(&user).await?;
+        self.store
+            .change_user(
+                &user.id,
+                UserChange::Profile {
+                    full_name: &user.full_name,
+                    order_emails: user.order_emails,
+                    language: &user.language,
+                },
+                now,
+            )
+            .await?;
         Ok(user)
     }
 
@@ -912,24 +942,15 @@ impl Accounts {
         if user.email_verified_at.is_some() {
             return Ok(user);
         }
-        tracing::warn!(user.id = %user.id, "an unverified account's address was proven by a provider: its unverified set-up is wiped");
-        user.password_hash = None;
-        user.totp_enabled = false;
-        user.totp_secret = None;
-        user.referred_by = None;
-        user.email_verified_at = Some(now);
-        user.updated_at = now;
-        self.store.update_user(&user).await?;
-        self.store.delete_sessions_of(&user.id, None).await?;
-        self.store.replace_recovery_codes(&user.id, &[]).await?;
-        for purpose in [
-            PURPOSE_VERIFY,
-            PURPOSE_RESET,
-            PURPOSE_CHALLENGE,
-            PURPOSE_HANDOFF,
-        ] {
-            self.store.revoke_tokens(&user.id, purpose, now).await?;
+        if self.store.claim_unverified_account(&user.id, now).await? {
+            tracing::warn!(user.id = %user.id, "an unverified account's address was proven by a provider: its unverified set-up was wiped");
         }
+        // Read again: what the account is now, whoever changed it last.
+        user = self
+            .store
+            .find_user(&user.id)
+            .await?
+            .ok_or(AccountError::NotFound)?;
         Ok(user)
     }
 

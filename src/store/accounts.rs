@@ -93,6 +93,35 @@ pub struct MailRecord {
     pub reply_to_email: Option<String>,
 }
 
+/// What [`AccountStore::change_user`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserChange<'a> {
+    Profile {
+        full_name: &'a str,
+        order_emails: bool,
+        language: &'a str,
+    },
+    /// The address is proven (kept as first proven).
+    EmailVerified,
+    /// A new password from a reset link, which also proves the address.
+    ResetPassword {
+        hash: &'a str,
+    },
+    /// A new password a signed-in session asked for: written only while the stored password
+    /// is still the one that session proved (`current`, none for an account without one) and
+    /// the session still exists. Anything that changed the account's credentials meanwhile (its
+    /// owner claiming it, a reset) wins.
+    ChangePassword {
+        hash: &'a str,
+        current: Option<&'a str>,
+        session: &'a str,
+    },
+    /// 2FA set-up began with this secret (not yet on).
+    TotpSecret(&'a str),
+    TotpOn,
+    TotpOff,
+}
+
 /// A social sign-in under way: what the callback needs, and the browser it must come back to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OAuthState {
@@ -123,7 +152,20 @@ pub trait AccountStore: Send + Sync {
         code: &str,
     ) -> Result<Option<UserRecord>, StoreError>;
     /// Writes every field but the id, the e-mail and the referral data.
-    async fn update_user(&self, user: &UserRecord) -> Result<(), StoreError>;
+    /// Writes one change of an account, only its own columns: two changes at once never undo
+    /// each other (a profile edit cannot bring back a password that was just replaced).
+    /// `false` when nothing was changed (the condition of the change no longer holds).
+    async fn change_user(
+        &self,
+        user_id: &str,
+        change: UserChange<'_>,
+        now: i64,
+    ) -> Result<bool, StoreError>;
+    /// Hands an account whose address was never proven to whoever just proved it: in one
+    /// transaction its password, 2FA and referrer are cleared, the address marked verified, and
+    /// its sessions, recovery codes and pending links ended. `false` (and nothing changed) when
+    /// the account is verified by then.
+    async fn claim_unverified_account(&self, user_id: &str, now: i64) -> Result<bool, StoreError>;
     /// Records that the TOTP time step `step` was used; `false` if it (or a later one) already
     /// was, so that a code works once.
     async fn claim_totp_step(&self, user_id: &str, step: i64) -> Result<bool, StoreError>;
@@ -351,24 +393,107 @@ impl AccountStore for SqlStore {
         self.find_user_where("referral_code", code).await
     }
 
-    async fn update_user(&self, u: &UserRecord) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE users SET full_name = $2, password_hash = $3, email_verified_at = $4, \
-             totp_secret = $5, totp_enabled = $6, order_emails = $7, updated_at = $8, \
-             language = $9 WHERE id = $1",
+    async fn change_user(
+        &self,
+        user_id: &str,
+        change: UserChange<'_>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let query = match change {
+            UserChange::Profile {
+                full_name,
+                order_emails,
+                language,
+            } => sqlx::query(
+                "UPDATE users SET full_name = $3, order_emails = $4, language = $5, \
+                 updated_at = $2 WHERE id = $1",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(full_name)
+            .bind(i64::from(order_emails))
+            .bind(language),
+            UserChange::EmailVerified => sqlx::query(
+                "UPDATE users SET email_verified_at = COALESCE(email_verified_at, $2), \
+                 updated_at = $2 WHERE id = $1",
+            )
+            .bind(user_id)
+            .bind(now),
+            UserChange::ResetPassword { hash } => sqlx::query(
+                "UPDATE users SET password_hash = $3, updated_at = $2, \
+                 email_verified_at = COALESCE(email_verified_at, $2) WHERE id = $1",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(hash),
+            UserChange::ChangePassword {
+                hash,
+                current,
+                session,
+            } => sqlx::query(
+                "UPDATE users SET password_hash = $3, updated_at = $2 WHERE id = $1 \
+                 AND password_hash IS NOT DISTINCT FROM $4 \
+                 AND EXISTS (SELECT 1 FROM sessions WHERE token_hash = $5 AND user_id = $1)",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(hash)
+            .bind(current)
+            .bind(session),
+            UserChange::TotpSecret(secret) => sqlx::query(
+                "UPDATE users SET totp_secret = $3, updated_at = $2 \
+                 WHERE id = $1 AND totp_enabled = 0",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(secret),
+            UserChange::TotpOn => sqlx::query(
+                "UPDATE users SET totp_enabled = 1, updated_at = $2 \
+                 WHERE id = $1 AND totp_secret IS NOT NULL",
+            )
+            .bind(user_id)
+            .bind(now),
+            UserChange::TotpOff => sqlx::query(
+                "UPDATE users SET totp_enabled = 0, totp_secret = NULL, updated_at = $2 \
+                 WHERE id = $1",
+            )
+            .bind(user_id)
+            .bind(now),
+        };
+        Ok(query.execute(self.pool()).await?.rows_affected() == 1)
+    }
+
+    async fn claim_unverified_account(&self, user_id: &str, now: i64) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let claimed = sqlx::query(
+            "UPDATE users SET password_hash = NULL, totp_enabled = 0, totp_secret = NULL, \
+             referred_by = NULL, email_verified_at = $2, updated_at = $2 \
+             WHERE id = $1 AND email_verified_at IS NULL",
         )
-        .bind(&u.id)
-        .bind(&u.full_name)
-        .bind(&u.password_hash)
-        .bind(u.email_verified_at)
-        .bind(&u.totp_secret)
-        .bind(i64::from(u.totp_enabled))
-        .bind(i64::from(u.order_emails))
-        .bind(u.updated_at)
-        .bind(&u.language)
-        .execute(self.pool())
+        .bind(user_id)
+        .bind(now)
+        .execute(&mut *tx)
         .await?;
-        Ok(())
+        if claimed.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        for statement in [
+            "DELETE FROM sessions WHERE user_id = $1",
+            "DELETE FROM recovery_codes WHERE user_id = $1",
+        ] {
+            sqlx::query(statement)
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query("UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL")
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     async fn claim_totp_step(&self, user_id: &str, step: i64) -> Result<bool, StoreError> {

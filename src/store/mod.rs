@@ -22,7 +22,8 @@ use crate::domain::fees::{Direction, RateType};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 
 pub use accounts::{
-    AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserRecord, UserToken,
+    AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserChange,
+    UserRecord, UserToken,
 };
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
@@ -269,6 +270,16 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
         now: i64,
     ) -> Result<bool, StoreError>;
 
+    /// Forgets `key` if it still answers with `order_id`.
+    async fn forget_idempotency_key(
+        &self,
+        key: &IdempotencyKey,
+        order_id: &str,
+    ) -> Result<(), StoreError>;
+
+    /// The order `key` answers with, if it does.
+    async fn idempotency_answer(&self, key: &IdempotencyKey) -> Result<Option<String>, StoreError>;
+
     /// Forgets idempotency keys past their time; returns how many.
     async fn prune_idempotency_keys(&self, now: i64) -> Result<u64, StoreError>;
 
@@ -287,9 +298,9 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
         limit: i64,
     ) -> Result<Vec<OrderRecord>, StoreError>;
 
-    /// Ends `owner`'s lease on an order in `seconds` of the database's clock (a failed step is
-    /// tried again then, by any replica).
-    async fn release_lease(&self, id: &str, owner: &str, seconds: i64) -> Result<(), StoreError>;
+    /// A step `owner` leased failed (nothing of it was written): the lease ends and the step
+    /// is due again at `at`, behind the steps due before then.
+    async fn retry_later(&self, id: &str, owner: &str, at: i64) -> Result<(), StoreError>;
 
     /// Orders Ferry follows itself still awaiting their deposit after their deadline (an
     /// upstream provider says by itself when its orders expire).

@@ -297,12 +297,21 @@ pub(super) async fn insert_orders(
     events.execute(&mut *tx).await?;
     for new in orders {
         if let Some(key) = &new.idempotency {
-            sqlx::query("UPDATE idempotency_keys SET order_id = $1 WHERE scope = $2 AND key = $3")
-                .bind(&new.order.id)
-                .bind(&key.scope)
-                .bind(&key.key)
-                .execute(&mut *tx)
-                .await?;
+            // The claim must still be this request's: if it was taken over meanwhile (after a
+            // long pause), the order is not made twice.
+            let answered = sqlx::query(
+                "UPDATE idempotency_keys SET order_id = $1 WHERE scope = $2 AND key = $3 \
+                 AND order_id IS NULL",
+            )
+            .bind(&new.order.id)
+            .bind(&key.scope)
+            .bind(&key.key)
+            .execute(&mut *tx)
+            .await?;
+            if answered.rows_affected() != 1 {
+                tx.rollback().await?;
+                return Err(StoreError::Conflict);
+            }
         }
         write_effects(&mut tx, &new.effects).await?;
     }
@@ -429,21 +438,40 @@ impl SqlStore {
         .bind(limit)
         .fetch_all(self.pool())
         .await?;
-        orders_from_rows(&rows)
+        // One corrupt row must not hold up the others leased with it: it is set aside (no
+        // next step) for an operator, loudly, and the rest go on.
+        let mut orders = Vec::with_capacity(rows.len());
+        for row in &rows {
+            match order_from_row(row) {
+                Ok(order) => orders.push(order),
+                Err(error) => {
+                    let id: String = row.try_get("id")?;
+                    tracing::error!(order.id = %id, error = %error, "a stored order does not parse: set aside until an operator repairs it");
+                    sqlx::query(
+                        "UPDATE orders SET next_step_at = NULL, lease_owner = NULL, \
+                         lease_until = NULL WHERE id = $1",
+                    )
+                    .bind(&id)
+                    .execute(self.pool())
+                    .await?;
+                }
+            }
+        }
+        Ok(orders)
     }
 
-    pub(super) async fn release_lease_impl(
+    pub(super) async fn retry_later_impl(
         &self,
         id: &str,
         owner: &str,
-        seconds: i64,
+        at: i64,
     ) -> Result<(), StoreError> {
         let _turn = self.write_turn().await;
-        let db_now = database_now(super::Store::backend(self));
-        sqlx::query(&format!(
-            "UPDATE orders SET lease_until = {db_now} + $1 WHERE id = $2 AND lease_owner = $3"
-        ))
-        .bind(seconds)
+        sqlx::query(
+            "UPDATE orders SET next_step_at = $1, lease_owner = NULL, lease_until = NULL \
+             WHERE id = $2 AND lease_owner = $3",
+        )
+        .bind(at)
         .bind(id)
         .bind(owner)
         .execute(self.pool())
@@ -559,6 +587,21 @@ impl SqlStore {
             }
         };
         Ok(result.rows_affected() == 1)
+    }
+
+    pub(super) async fn idempotency_answer_impl(
+        &self,
+        key: &IdempotencyKey,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "SELECT order_id FROM idempotency_keys WHERE scope = $1 AND key = $2 \
+             AND order_id IS NOT NULL",
+        )
+        .bind(&key.scope)
+        .bind(&key.key)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| r.try_get("order_id")).transpose()?)
     }
 
     pub(super) async fn prune_idempotency_keys_impl(&self, now: i64) -> Result<u64, StoreError> {

@@ -244,6 +244,25 @@ impl Store for SqlStore {
         self.reclaim_idempotency_key_impl(key, since, now).await
     }
 
+    async fn forget_idempotency_key(
+        &self,
+        key: &IdempotencyKey,
+        order_id: &str,
+    ) -> Result<(), StoreError> {
+        let _turn = self.write_turn().await;
+        sqlx::query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND order_id = $3")
+            .bind(&key.scope)
+            .bind(&key.key)
+            .bind(order_id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    async fn idempotency_answer(&self, key: &IdempotencyKey) -> Result<Option<String>, StoreError> {
+        self.idempotency_answer_impl(key).await
+    }
+
     async fn prune_idempotency_keys(&self, now: i64) -> Result<u64, StoreError> {
         self.prune_idempotency_keys_impl(now).await
     }
@@ -267,8 +286,8 @@ impl Store for SqlStore {
             .await
     }
 
-    async fn release_lease(&self, id: &str, owner: &str, seconds: i64) -> Result<(), StoreError> {
-        self.release_lease_impl(id, owner, seconds).await
+    async fn retry_later(&self, id: &str, owner: &str, at: i64) -> Result<(), StoreError> {
+        self.retry_later_impl(id, owner, at).await
     }
 
     async fn overdue_new_orders(

@@ -265,7 +265,7 @@ async fn one_client_holding_two_thousand_streams_leaves_the_server_answering_oth
 }
 
 #[tokio::test]
-async fn a_half_sent_request_and_an_idle_connection_are_closed_after_the_idle_timeout() {
+async fn half_sent_idle_and_silent_connections_are_closed_after_the_idle_timeout() {
     use tokio::io::AsyncWriteExt;
     let app = app_with(|c| c.idle_timeout_seconds = 1).await;
     // Slowloris: headers that never end.
@@ -273,6 +273,8 @@ async fn a_half_sent_request_and_an_idle_connection_are_closed_after_the_idle_ti
     half.write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n")
         .await
         .unwrap();
+    // A connection that never sends a byte.
+    let mut silent = connect_from(&app, "127.0.0.1").await;
     // Keep-alive: one request, then nothing.
     let mut idle = connect_from(&app, "127.0.0.1").await;
     idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n\r\n")
@@ -309,5 +311,43 @@ async fn past_the_connection_cap_new_connections_are_closed_unanswered() {
         app.get("/healthz").await.status(),
         StatusCode::OK,
         "places come back"
+    );
+}
+
+#[tokio::test]
+async fn a_client_guessing_partner_signatures_is_paused() {
+    let app = app_with(|c| c.partner_auth_failures_per_minute = 3).await;
+    let guess = |key: &'static str| {
+        let client = app.client.clone();
+        let url = app.url("/api/v2/ccies");
+        async move {
+            client
+                .post(url)
+                .header("content-type", "application/json")
+                .header("x-api-key", key)
+                .header("x-api-sign", "00".repeat(32))
+                .body("{}")
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for _ in 0..3 {
+        let refused = guess("some-key").await;
+        assert_eq!(refused.status(), StatusCode::OK);
+        assert_eq!(json_of(refused).await["code"], 311);
+    }
+    let paused = guess("some-key").await;
+    assert_eq!(paused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_retry_after(&paused);
+    assert_eq!(json_of(paused).await["code"], 429);
+    // Trying other keys buys a few more guesses, not an endless supply.
+    let mut statuses = Vec::new();
+    for key in ["k1", "k2", "k3", "k4", "k5", "k6", "k7"] {
+        statuses.push(guess(key).await.status());
+    }
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
     );
 }

@@ -13,7 +13,7 @@ use crate::on_both_backends;
 use crate::partners::{ADMIN, ETH_ADDRESS, app_on, eventually, partner};
 
 const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
-const LTC_ADDRESS: &str = "ltc1qg82tuvkyvqgthtp7zg8qyuylzj5gftf3vs9ugn";
+const LTC_ADDRESS: &str = "LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9";
 
 on_both_backends!(
     an_idempotency_key_answers_only_its_caller_and_only_the_same_request,
@@ -21,6 +21,8 @@ on_both_backends!(
     an_emergency_choice_is_final_and_a_second_one_is_refused,
     a_late_deposit_after_expiry_reaches_the_open_event_stream_and_reopens_the_commission,
     a_change_whose_consequences_cannot_be_stored_is_not_made_and_its_retry_is_made_once,
+    a_deposit_outside_the_limits_can_only_be_refunded,
+    a_corrupt_order_row_holds_up_no_other_order,
 );
 
 fn order_body(from: &str, amount: &str, address: &str, rate_type: &str) -> Value {
@@ -443,4 +445,87 @@ async fn a_change_whose_consequences_cannot_be_stored_is_not_made_and_its_retry_
         )
         .await;
     assert_eq!(commissions, 1);
+}
+
+/// A deposit outside the pair's limits can only be refunded: continuing would pay nothing (or
+/// a blank cheque at today's rate).
+async fn a_deposit_outside_the_limits_can_only_be_refunded(db: Db) {
+    let Some(app) = app_on(db).await else { return };
+    let order = app
+        .created(&order_body("BTC", "0.01", BTC_ADDRESS, "float"), None, None)
+        .await;
+    let id = order["id"].as_str().unwrap();
+    let (status, tiny) = app.admin_deposit(id, Some("0.00001")).await;
+    assert_eq!(status, StatusCode::OK, "{tiny}");
+    assert_eq!(tiny["data"]["emergency"]["reason"], "LIMIT");
+    let response = app
+        .post_json(
+            "/api/order-emergency",
+            &json!({ "id": id, "token": order["token"], "choice": "EXCHANGE" }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let refused = json_of(response).await;
+    assert!(
+        refused["msg"]
+            .as_str()
+            .unwrap()
+            .ends_with("this deposit can only be refunded"),
+        "{refused}"
+    );
+    assert_eq!(
+        app.status_of(id).await,
+        "EMERGENCY",
+        "the choice is still open"
+    );
+    assert_eq!(
+        app.choose(&order, "REFUND", Some(BTC_ADDRESS)).await,
+        StatusCode::OK
+    );
+}
+
+/// One order whose stored row does not parse is set aside; the orders leased with it go on.
+async fn a_corrupt_order_row_holds_up_no_other_order(db: Db) {
+    // The worker looks every two seconds: the orders are due and one is corrupted in between.
+    let Some(app) = crate::helpers::spawn_app_with(db, |c| {
+        c.admin_token = Some(ADMIN.into());
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 2_000;
+    })
+    .await
+    else {
+        return;
+    };
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let order = app
+            .created(&order_body("BTC", "0.01", BTC_ADDRESS, "float"), None, None)
+            .await;
+        ids.push(order["id"].as_str().unwrap().to_owned());
+    }
+    for id in &ids {
+        let (status, _) = app.admin_deposit(id, None).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let raw = raw_store(&app.db).await;
+    sqlx::query("UPDATE orders SET rate = 'not-a-number' WHERE id = $1")
+        .bind(&ids[0])
+        .execute(raw.pool())
+        .await
+        .unwrap();
+    let app_ref = &app;
+    for id in &ids[1..] {
+        eventually("the healthy orders complete", || async move {
+            app_ref.status_of(id).await == "COMPLETED"
+        })
+        .await;
+    }
+    let set_aside: Option<i64> = sqlx::query("SELECT next_step_at FROM orders WHERE id = $1")
+        .bind(&ids[0])
+        .fetch_one(raw.pool())
+        .await
+        .unwrap()
+        .try_get("next_step_at")
+        .unwrap();
+    assert_eq!(set_aside, None, "the corrupt one waits for an operator");
 }

@@ -21,6 +21,7 @@ on_both_backends!(
     a_sign_in_link_carried_to_another_browser_signs_nobody_in,
     with_2fa_on_social_sign_in_asks_for_the_code,
     enabling_2fa_ends_every_other_session,
+    a_squatter_writing_to_the_account_meanwhile_cannot_undo_the_wipe,
     a_passwordless_account_needs_a_fresh_provider_sign_in_for_sensitive_changes,
 );
 
@@ -274,14 +275,16 @@ async fn a_verified_account_is_linked_and_keeps_what_its_owner_set_up(db: Db) {
         return;
     };
     let registered = register(&app, "octo@example.com").await;
-    let mut user = app
+    let user = app
         .store
         .find_user_by_email("octo@example.com")
         .await
         .unwrap()
         .unwrap();
-    user.email_verified_at = Some(1);
-    app.store.update_user(&user).await.unwrap();
+    app.store
+        .change_user(&user.id, ferry::store::UserChange::EmailVerified, 1)
+        .await
+        .unwrap();
 
     let answer = social_session(&app, &provider).await;
     assert_eq!(answer["user"]["id"], registered["user"]["id"]);
@@ -564,4 +567,86 @@ async fn a_forged_state_or_an_unconfigured_provider_go_back_to_sign_in(db: Db) {
         .await
         .unwrap();
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+}
+
+/// The squatter keeps writing to the account (profile edits, a password change) while its
+/// owner signs in through the provider: nothing he writes brings his password back.
+async fn a_squatter_writing_to_the_account_meanwhile_cannot_undo_the_wipe(db: Db) {
+    let Some((app, provider)) = app_with_github(db).await else {
+        return;
+    };
+    for round in 0..3 {
+        let email = "octo@example.com";
+        if round > 0 {
+            // Start over: a fresh squatter on a fresh address each round.
+            *provider.email.lock().unwrap() = format!("octo{round}@example.com");
+        }
+        let email = if round > 0 {
+            format!("octo{round}@example.com")
+        } else {
+            email.into()
+        };
+        let squatter = register(&app, &email).await;
+        let token = squatter["token"].as_str().unwrap().to_owned();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writers: Vec<_> = (0..4)
+            .map(|n| {
+                let (client, stop, token) = (app.client.clone(), stop.clone(), token.clone());
+                let (profile, password) =
+                    (app.url("/api/account"), app.url("/api/account/password"));
+                tokio::spawn(async move {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let _ = if n % 2 == 0 {
+                            client
+                                .patch(&profile)
+                                .bearer_auth(&token)
+                                .json(&json!({ "full_name": "Squatter" }))
+                                .send()
+                                .await
+                        } else {
+                            client
+                                .post(&password)
+                                .bearer_auth(&token)
+                                .json(&json!({ "current_password": "Correct1horse",
+                                               "password": "Correct1horse",
+                                               "confirm_password": "Correct1horse" }))
+                                .send()
+                                .await
+                        };
+                    }
+                })
+            })
+            .collect();
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        // The provider's GitHub user id is the same every round: unlink it first.
+        let raw = crate::helpers::raw_store(&app.db).await;
+        sqlx::query("DELETE FROM oauth_identities")
+            .execute(raw.pool())
+            .await
+            .unwrap();
+        let owner = social_session(&app, &provider).await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for writer in writers {
+            writer.await.unwrap();
+        }
+        assert_eq!(owner["user"]["has_password"], false);
+        let login = app
+            .post_json(
+                "/api/login",
+                &json!({ "username": email, "password": "Correct1horse" }),
+            )
+            .await;
+        assert_eq!(
+            login.status(),
+            StatusCode::UNAUTHORIZED,
+            "round {round}: the squatter's password is gone"
+        );
+        assert_eq!(user_status(&app, &token).await, StatusCode::UNAUTHORIZED);
+        let user = app.store.find_user_by_email(&email).await.unwrap().unwrap();
+        assert!(
+            user.password_hash.is_none() && user.email_verified_at.is_some(),
+            "round {round}"
+        );
+    }
 }

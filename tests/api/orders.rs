@@ -38,7 +38,7 @@ async fn app() -> TestApp {
 fn btc_to_eth(amount: &str) -> Value {
     json!({
         "fromCcy": "BTC", "toCcy": "ETH", "amount": amount, "toAddress": ETH_ADDRESS,
-        "refundAddress": ETH_ADDRESS, "direction": "from", "type": "float",
+        "direction": "from", "type": "float",
         "metadata": "{\"from_usd_value\":\"1050.00\",\"to_usd_value\":\"1044.75\"}"
     })
 }
@@ -151,7 +151,8 @@ async fn a_created_order_has_the_spec_shape_and_a_valid_deposit_address() {
         "{\"from_usd_value\":\"1050.00\",\"to_usd_value\":\"1044.75\"}"
     );
     assert_eq!(order["progress"], 20);
-    // The destination (an ETH address) is not a BTC refund address: none is stored.
+    // No refund address given (the widget sends the destination only where it is valid for
+    // the send coin): none is stored, and the refund choice asks for one.
     assert_eq!(order["refund"]["address"], Value::Null);
 }
 
@@ -186,6 +187,32 @@ async fn a_valid_refund_address_for_the_send_coin_is_kept() {
     )
     .await;
     assert_eq!(order["refund"]["address"], ETH_ADDRESS);
+}
+
+#[tokio::test]
+async fn a_wrong_refund_address_or_memo_is_refused_not_dropped() {
+    let app = app().await;
+    let mut body = btc_to_eth("0.01");
+    // The destination, which is no BTC address, sent as the refund address.
+    body["refundAddress"] = json!(ETH_ADDRESS);
+    let (status, answer) = create(&app, &body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer["msg"],
+        "Refund address: Invalid BTC (BTC) address format"
+    );
+    body["refundAddress"] = json!(BTC_ADDRESS);
+    body["refundTag"] = json!("<b>x</b>");
+    let (status, answer) = create(&app, &body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["msg"], "BTC (BTC) takes no memo or tag");
+    // Nor a memo on a destination that has none.
+    let mut eth_tag = btc_to_eth("0.01");
+    eth_tag["tag"] = json!("<b>x</b>");
+    let (status, answer) = create(&app, &eth_tag).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["msg"], "ETH (ERC20) takes no memo or tag");
+    assert_eq!(count_orders(&app).await, 0);
 }
 
 #[tokio::test]
@@ -660,5 +687,33 @@ async fn a_reconnecting_event_stream_resumes_after_the_last_event_it_saw() {
         statuses,
         ["SENDING", "COMPLETED"],
         "the stream ends after a final status"
+    );
+}
+
+#[tokio::test]
+async fn the_operator_can_close_a_sandbox_orders_deposit_window_at_once() {
+    let app = app().await;
+    let order = create_ok(&app, &btc_to_eth("0.01")).await;
+    let expire = |token: &'static str| {
+        let (client, url) = (app.client.clone(), app.url("/api/admin/sandbox/expire"));
+        let body = json!({ "order_id": order["id"] });
+        async move {
+            client
+                .post(url)
+                .bearer_auth(token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(expire("wrong").await.status(), StatusCode::UNAUTHORIZED);
+    let expired = expire(ADMIN).await;
+    assert_eq!(expired.status(), StatusCode::OK);
+    assert_eq!(json_of(expired).await["data"]["status"], "EXPIRED");
+    assert_eq!(
+        expire(ADMIN).await.status(),
+        StatusCode::CONFLICT,
+        "only a NEW order"
     );
 }

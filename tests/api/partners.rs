@@ -19,6 +19,7 @@ pub(crate) const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
 const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
 on_both_backends!(
+    a_refcode_names_the_partner_over_the_key_owners_own_referrer,
     a_partner_trades_through_the_signed_api_and_earns_when_the_order_completes,
     an_emergency_refund_through_the_api_reverses_the_commission,
     a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_ask_to_be_paid,
@@ -71,9 +72,11 @@ pub(crate) async fn partner(app: &TestApp, email: &str, verified: bool) -> Partn
     assert_eq!(response.status(), StatusCode::CREATED);
     let body = json_of(response).await;
     if verified {
-        let mut user = app.store.find_user_by_email(email).await.unwrap().unwrap();
-        user.email_verified_at = Some(1);
-        app.store.update_user(&user).await.unwrap();
+        let user = app.store.find_user_by_email(email).await.unwrap().unwrap();
+        app.store
+            .change_user(&user.id, ferry::store::UserChange::EmailVerified, 1)
+            .await
+            .unwrap();
     }
     Partner {
         token: body["token"].as_str().unwrap().to_owned(),
@@ -450,6 +453,11 @@ async fn a_partner_trades_through_the_signed_api_and_earns_when_the_order_comple
             == "DONE"
     })
     .await;
+    // The same request once the order is over is a new order, never the closed one's deposit.
+    let (_, after_done) = app.v2_raw("create", &trade, &trade_secret, &body).await;
+    assert_eq!(after_done["code"], 0, "{after_done}");
+    assert_ne!(after_done["data"]["id"], id, "{after_done}");
+    assert_eq!(after_done["data"]["status"], "NEW");
     let done = app
         .v2(
             "order",
@@ -1269,4 +1277,63 @@ async fn a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothi
         1
     );
     assert_eq!(connections.load(Ordering::SeqCst), 1);
+}
+
+/// A partner's `refcode` names who the order is attributed to, even when the key's owner was
+/// once referred by someone else.
+async fn a_refcode_names_the_partner_over_the_key_owners_own_referrer(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let carol = partner(&app, "carol@example.com", true).await;
+    let bob = partner(&app, "bob@example.com", true).await;
+    let response = app
+        .post_json(
+            "/api/register",
+            &json!({ "email": "alice@example.com", "username": "alice@example.com",
+                     "password": PASSWORD, "confirm_password": PASSWORD,
+                     "referral_code": carol.referral_code }),
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let alice_body = json_of(response).await;
+    let alice_user = app
+        .store
+        .find_user_by_email("alice@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        alice_user.referred_by.is_some(),
+        "alice was referred by carol"
+    );
+    app.store
+        .change_user(&alice_user.id, ferry::store::UserChange::EmailVerified, 1)
+        .await
+        .unwrap();
+    let alice = Partner {
+        token: alice_body["token"].as_str().unwrap().to_owned(),
+        referral_code: alice_body["user"]["referral_code"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    };
+    let (key, secret, _) = app.create_key(&alice, "trade").await;
+    let mut body = btc_to_eth("0.1", "float");
+    body["refcode"] = json!(bob.referral_code);
+    let created = app.v2("create", &key, &secret, &body).await;
+    assert_eq!(created["code"], 0, "{created}");
+    let id = created["data"]["id"].as_str().unwrap();
+    let order = app.store.find_order(id).await.unwrap().unwrap();
+    let bob_user = app
+        .store
+        .find_user_by_email("bob@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        order.affiliate_user_id.as_deref(),
+        Some(bob_user.id.as_str())
+    );
+    let _ = carol;
 }

@@ -7,7 +7,6 @@ use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
 use super::{OrderError, Orders, check_address, check_tag, non_empty};
-use crate::domain::address::validate_address;
 use crate::domain::currency::Currency;
 use crate::domain::fees::{self, Direction, RateType};
 use crate::domain::money::{Amount, to_wire};
@@ -50,6 +49,10 @@ pub struct NewOrder<'a> {
     pub idempotency_key: Option<&'a str>,
     /// How long the key answers (a day for the site's keys; the partner API's replay window).
     pub idempotency_ttl_seconds: i64,
+    /// The key answers only while its order still awaits its deposit (the partner API's
+    /// implicit replay: the same request again after the order ended is a new order, never a
+    /// closed order's deposit address).
+    pub replay_only_while_new: bool,
     pub owner_user_id: Option<&'a str>,
     /// The partner API key the order is placed with.
     pub api_key_id: Option<&'a str>,
@@ -57,6 +60,8 @@ pub struct NewOrder<'a> {
     pub affiliate_user_id: Option<&'a str>,
     /// The partner's markup on top of Ferry's fee, in percent (already capped).
     pub partner_fee_percent: Option<Decimal>,
+    /// Who asks, as budgets count callers: the API key, or the client's address.
+    pub caller: &'a str,
 }
 
 /// Who asks, as far as idempotency keys go: a key is its caller's and never answers anyone
@@ -170,7 +175,12 @@ impl Orders {
             {
                 IdempotencyClaim::Claimed => return Ok(Claimed::Mine(Some(key))),
                 IdempotencyClaim::Answered(id) => {
-                    return Ok(Claimed::Earlier(Box::new(self.find(&id).await?)));
+                    let earlier = self.find(&id).await?;
+                    if request.replay_only_while_new && earlier.status != OrderStatus::New {
+                        self.store.forget_idempotency_key(&key, &id).await?;
+                        continue;
+                    }
+                    return Ok(Claimed::Earlier(Box::new(earlier)));
                 }
                 IdempotencyClaim::Mismatch => {
                     return Err(OrderError::KeyReused(
@@ -224,17 +234,40 @@ impl Orders {
         }
         check_address(to, request.to_address)?;
         let to_tag = check_tag(to, request.to_tag)?;
-        // The widget sends the destination as the refund address by default (spec §5): keep it
-        // only when it is valid for the send coin's network; the refund choice asks otherwise.
-        let refund_address = non_empty(request.refund_address)
-            .filter(|a| validate_address(from.family, &from.network, a).is_ok())
-            .map(str::to_owned);
+        // A refund address given is checked like the destination: a wrong one is refused, never
+        // dropped (the customer would believe it is there).
+        let refund_address = match non_empty(request.refund_address) {
+            Some(address) => {
+                check_address(from, address).map_err(|error| match error {
+                    OrderError::Invalid(reason) => {
+                        OrderError::Invalid(format!("Refund address: {reason}"))
+                    }
+                    other => other,
+                })?;
+                Some(address.to_owned())
+            }
+            None => None,
+        };
         let refund_tag = match refund_address {
-            Some(_) => check_tag(from, request.refund_tag).unwrap_or(None),
+            Some(_) => check_tag(from, request.refund_tag)?,
+            None if non_empty(request.refund_tag).is_some() => {
+                return Err(OrderError::Invalid(
+                    "A refund memo needs a refund address".into(),
+                ));
+            }
             None => None,
         };
         let metadata = check_metadata(request.metadata)?;
         let fee_percent = self.fees.percent(request.rate_type);
+        // Only now, once the request is good: an order at an upstream spends the operator's
+        // quota there, of which each caller gets a share.
+        if let Some(share) = &self.upstream_share
+            && self.provider.is_remote()
+        {
+            share
+                .take(&request.caller.to_owned())
+                .map_err(|wait| QuoteError::from(ProviderError::Busy(wait.seconds())))?;
+        }
 
         for attempt in 1..=ALLOCATION_ATTEMPTS {
             let opened = self
@@ -275,6 +308,13 @@ impl Orders {
                     self.notify(&new.order.id);
                     return Ok(new.order);
                 }
+                // Another request answered this key meanwhile (it took an abandoned claim over):
+                // that order is the answer.
+                Err(StoreError::Conflict)
+                    if let Some(earlier) = self.answer_of(&idempotency).await? =>
+                {
+                    return Ok(earlier);
+                }
                 // The sandbox handed out a deposit that is taken: ask it again (it costs nothing).
                 // An upstream's order is never opened twice for one customer's order.
                 Err(StoreError::Conflict) if !upstream && attempt < ALLOCATION_ATTEMPTS => {}
@@ -290,6 +330,20 @@ impl Orders {
         Err(OrderError::Conflict(
             "Could not allocate a deposit address".into(),
         ))
+    }
+
+    /// The order a key answers with, if it answers with one.
+    async fn answer_of(
+        &self,
+        key: &Option<IdempotencyKey>,
+    ) -> Result<Option<OrderRecord>, OrderError> {
+        let Some(key) = key else {
+            return Ok(None);
+        };
+        match self.store.idempotency_answer(key).await? {
+            Some(id) => Ok(Some(self.find(&id).await?)),
+            None => Ok(None),
+        }
     }
 
     fn order_record(
@@ -443,10 +497,12 @@ mod tests {
             metadata: None,
             idempotency_key: Some("cart-42"),
             idempotency_ttl_seconds: IDEMPOTENCY_KEY_TTL_SECONDS,
+            replay_only_while_new: false,
             owner_user_id: None,
             api_key_id: None,
             affiliate_user_id: None,
             partner_fee_percent: None,
+            caller: "203.0.113.7",
         }
     }
 

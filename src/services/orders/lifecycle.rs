@@ -22,7 +22,7 @@ const REMOTE_BATCH: i64 = 10;
 /// on top. A replica that dies holding a lease delays those orders by at most this long.
 const LEASE_SECONDS: i64 = 30;
 /// A step that failed (the database or the provider did) is tried again this much later.
-const FAILED_STEP_RETRY_SECONDS: i64 = 2;
+const FAILED_STEP_RETRY_SECONDS: i64 = 5;
 /// The longest wait between two looks at an upstream order that has stopped moving.
 const MAX_LOOK_INTERVAL_SECONDS: i64 = 3600;
 /// An upstream order nothing has happened to for this long is no longer looked at by itself
@@ -141,7 +141,43 @@ impl Orders {
             from_precision: from.precision,
             to_precision: to.precision,
         });
-        Ok(amounts.map_or(Decimal::ZERO, |a| a.to))
+        amounts.map(|a| a.to).ok_or_else(|| {
+            OrderError::Conflict(
+                "What arrived is too little to exchange after the fees; choose a refund".into(),
+            )
+        })
+    }
+
+    /// What continuing the exchange of `received` pays out now, if the pair can take that much:
+    /// within its limits and the provider's reserve (a deposit far off the order is no blank
+    /// cheque at today's rate).
+    async fn continued_payout(
+        &self,
+        order: &OrderRecord,
+        received: Decimal,
+    ) -> Result<Decimal, OrderError> {
+        let (from, to, market) = self.market_of(order).await?;
+        let refund_only =
+            |why: String| OrderError::Conflict(format!("{why}: this deposit can only be refunded"));
+        if received < market.min_from {
+            return Err(refund_only(format!(
+                "It is below the minimum of {} {}",
+                to_wire(market.min_from),
+                from.coin
+            )));
+        }
+        if received > market.max_from {
+            return Err(refund_only(format!(
+                "It is above the maximum of {} {}",
+                to_wire(market.max_from),
+                from.coin
+            )));
+        }
+        let payout = self.payout_for(order, received).await?;
+        if payout > market.reserve_to {
+            return Err(refund_only(format!("Not enough {} is available", to.coin)));
+        }
+        Ok(payout)
     }
 
     async fn current_rate(
@@ -234,7 +270,7 @@ impl Orders {
             }
             EmergencyChoice::Exchange => {
                 let received = next.received_amount.unwrap_or(next.from_amount);
-                next.to_amount = self.payout_for(&next, received).await?;
+                next.to_amount = self.continued_payout(&next, received).await?;
                 self.transition(next, OrderEvent::ContinueChosen, now, "continue chosen")
                     .await
             }
@@ -299,10 +335,11 @@ impl Orders {
                 Ok(()) => moved += 1,
                 Err(error) => {
                     tracing::warn!(order.id = %id, error = %error, "could not advance an order");
-                    // Nothing of the step was written: the lease is shortened so that it is
-                    // tried again soon, by this replica or another.
+                    // Nothing of the step was written: it is tried again soon, by this replica
+                    // or another, behind the steps that are due (a failing order cannot
+                    // hold up the queue).
                     self.store
-                        .release_lease(&id, owner, FAILED_STEP_RETRY_SECONDS)
+                        .retry_later(&id, owner, now + FAILED_STEP_RETRY_SECONDS)
                         .await?;
                 }
             }
@@ -376,18 +413,31 @@ impl Orders {
         if order.emergency_choice.is_some()
             && state.status == OrderStatus::Emergency
             && state.choice.is_none()
-            && let Err(error) = self.pass_choice_on(&order).await
         {
-            tracing::warn!(order.id = %order.id, error = %error, "emergency choice not passed on yet");
+            match self.pass_choice_on(&order).await {
+                Ok(()) => {}
+                // The upstream will not take it (its state moved on, the address is refused):
+                // the choice is the customer's to make again, not stuck half-made.
+                Err(ProviderError::Rejected(reason)) => {
+                    tracing::warn!(order.id = %order.id, reason = %reason, "the upstream refused the emergency choice; asking the customer again");
+                    next.emergency_choice = None;
+                    next.updated_at = now;
+                }
+                Err(error) => {
+                    tracing::warn!(order.id = %order.id, error = %error, "emergency choice not passed on yet")
+                }
+            }
         }
         apply_upstream_amounts(&mut next, &state, now);
         next.next_step_at = self.next_look(&next, now);
-        // Done after the customer asked for their money back is a refund, however it is told.
-        let target = match (state.status, order.emergency_choice) {
-            (OrderStatus::Completed, Some(EmergencyChoice::Refund)) => OrderStatus::Refunded,
-            (status, _) => status,
+        // The upstream's status as it says it: a refund is told by its refund transaction.
+        let target = state.status;
+        // A deposit on an expired order is always a late one, whatever else the upstream notes.
+        let problem = if order.status == OrderStatus::Expired {
+            EmergencyReason::Expired
+        } else {
+            state.problem.unwrap_or(EmergencyReason::Less)
         };
-        let problem = state.problem.unwrap_or(EmergencyReason::Less);
         let events = events_toward(order.status, target, problem).unwrap_or_else(|| {
             tracing::warn!(order.id = %order.id, from = order.status.as_str(), to = target.as_str(),
                 "the provider's status cannot be reached from the order's; following on");
@@ -407,12 +457,25 @@ impl Orders {
     /// When to look at an upstream order again: soon while it moves, less and less often the
     /// longer nothing happens to it, and never once it is final or forgotten.
     pub(super) fn next_look(&self, order: &OrderRecord, now: i64) -> Option<i64> {
-        let idle = (now - order.updated_at).max(0);
-        if order.is_final(now) || idle >= GIVE_UP_LOOKING_AFTER_SECONDS {
-            return None;
+        look_again(
+            order.is_final(now),
+            now - order.updated_at,
+            self.settings.provider_poll_seconds,
+            now,
+        )
+    }
+
+    /// Closes a sandbox order's deposit window now (an operator's simulation of its deadline).
+    pub async fn expire_now(&self, id: &str, now: i64) -> Result<OrderRecord, OrderError> {
+        let mut order = self.find(id).await?;
+        if order.provider_order_id.is_some() {
+            return Err(OrderError::Conflict(
+                "An upstream order expires at the upstream".into(),
+            ));
         }
-        let poll = self.settings.provider_poll_seconds;
-        Some(now + (idle / 10).clamp(poll, MAX_LOOK_INTERVAL_SECONDS.max(poll)))
+        order.next_step_at = None;
+        self.transition(order, OrderEvent::DeadlinePassed, now, "no deposit in time")
+            .await
     }
 
     /// Expires NEW orders past their deadline. Returns how many expired.
@@ -433,6 +496,17 @@ impl Orders {
         }
         Ok(expired)
     }
+}
+
+/// When to look again at an upstream order nothing has happened to for `idle` seconds: every
+/// `poll` seconds while it moves, then a tenth of its idle time (at most an hour), never once it
+/// is final or has been quiet for 30 days.
+fn look_again(is_final: bool, idle: i64, poll: i64, now: i64) -> Option<i64> {
+    let idle = idle.max(0);
+    if is_final || idle >= GIVE_UP_LOOKING_AFTER_SECONDS {
+        return None;
+    }
+    Some(now + (idle / 10).clamp(poll, MAX_LOOK_INTERVAL_SECONDS.max(poll)))
 }
 
 /// How the order is known at the upstream that fills it.
@@ -458,5 +532,37 @@ fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i6
     }
     if before != (next.received_amount, next.to_amount, next.payout_amount) {
         next.updated_at = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_upstream_order_is_looked_at_less_often_the_quieter_it_is_and_then_no_more() {
+        let now = 1_000_000;
+        assert_eq!(
+            look_again(false, 0, 10, now),
+            Some(now + 10),
+            "while it moves"
+        );
+        assert_eq!(look_again(false, 600, 10, now), Some(now + 60));
+        assert_eq!(
+            look_again(false, 86_400, 10, now),
+            Some(now + 3600),
+            "at most an hour"
+        );
+        assert_eq!(
+            look_again(false, 30 * 86_400, 10, now),
+            None,
+            "forgotten after 30 days"
+        );
+        assert_eq!(look_again(true, 0, 10, now), None, "final");
+        assert_eq!(
+            look_again(false, -5, 10, now),
+            Some(now + 10),
+            "a clock step back"
+        );
     }
 }

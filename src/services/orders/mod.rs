@@ -68,6 +68,9 @@ pub struct OrderSettings {
     pub partners: Option<Arc<Partners>>,
     /// Which e-mail addresses `set_notify_email` accepts (`FERRY_MAIL_ALLOW_IDN`).
     pub email_idn: crate::domain::account::Idn,
+    /// Orders one caller may open at upstreams a minute: a fair share of what the upstream
+    /// allows, so no client spends the whole of it (none on the sandbox).
+    pub upstream_orders_per_caller_per_minute: Option<u32>,
 }
 
 /// What order-status mails need: the outbox and the site's name and address.
@@ -79,6 +82,8 @@ pub struct StatusMails {
 }
 
 pub struct Orders {
+    /// Each caller's share of the orders the upstreams allow (see `OrderSettings`).
+    upstream_share: Option<crate::limits::Budget<String>>,
     pub store: DynStore,
     pub catalogue: &'static Catalogue,
     pub provider: Arc<dyn LiquidityProvider>,
@@ -105,7 +110,11 @@ impl Orders {
         let token_key = hex::decode(store.secret("order_token_key", &candidate).await?)
             .unwrap_or_else(|_| candidate.into_bytes());
         let (changes, _) = broadcast::channel(256);
+        let upstream_share = settings
+            .upstream_orders_per_caller_per_minute
+            .map(|n| crate::limits::Budget::per_minute(n, 100_000));
         Ok(Orders {
+            upstream_share,
             store,
             catalogue,
             provider,
@@ -173,6 +182,21 @@ impl Orders {
 
     pub async fn find(&self, id: &str) -> Result<OrderRecord, OrderError> {
         self.store.find_order(id).await?.ok_or(OrderError::NotFound)
+    }
+
+    /// The order's history after the event id `after`, oldest first.
+    pub async fn events(&self, id: &str, after: i64) -> Result<Vec<OrderEventRecord>, OrderError> {
+        Ok(self.store.order_events(id, after).await?)
+    }
+
+    /// The most recently completed orders (the public feed).
+    pub async fn recent_completed(&self, limit: i64) -> Result<Vec<OrderRecord>, OrderError> {
+        Ok(self.store.recent_completed_orders(limit).await?)
+    }
+
+    /// Forgets idempotency keys past their time (the order worker, every minute).
+    pub async fn prune_idempotency_keys(&self, now: i64) -> Result<u64, OrderError> {
+        Ok(self.store.prune_idempotency_keys(now).await?)
     }
 
     /// Applies `event` through the state machine and stores the change with its event and its

@@ -212,25 +212,7 @@ impl Ledger {
     /// own orders (placed with their own key) only the markup, which the partner charged on
     /// top: nobody earns a share of Ferry's fee on what they exchange themselves.
     fn commission_of(&self, order: &OrderRecord) -> (Decimal, Decimal) {
-        let volume = match order.received_amount {
-            Some(received) if !order.from_amount.is_zero() => {
-                order.from_usd * received / order.from_amount
-            }
-            _ => order.from_usd,
-        };
-        let hundred = Decimal::ONE_HUNDRED;
-        let own =
-            order.affiliate_user_id.is_some() && order.affiliate_user_id == order.owner_user_id;
-        let share = if own {
-            Decimal::ZERO
-        } else {
-            volume * order.fee_percent / hundred * self.settings.share_percent / hundred
-        };
-        let markup = order.partner_fee_percent.unwrap_or_default();
-        (
-            volume.round_dp(2),
-            (share + volume * markup / hundred).round_dp(6),
-        )
+        commission_amounts(order, self.settings.share_percent)
     }
 
     /// The commission of an attributed order as it stands with the order's status: pending
@@ -360,6 +342,13 @@ impl Ledger {
         }
         let tag = tag.map(str::trim).filter(|t| !t.is_empty());
         if let Some(tag) = tag {
+            if !coin.has_tag() {
+                return Err(LedgerError::Invalid(format!(
+                    "{} ({}) takes no memo or tag",
+                    coin.coin,
+                    coin.network_label()
+                )));
+            }
             validate_tag(coin.family, tag)
                 .map_err(|e| LedgerError::Invalid(format!("Invalid tag: {e}")))?;
         }
@@ -423,6 +412,28 @@ impl Ledger {
 
 fn already_open() -> LedgerError {
     LedgerError::Conflict("A payout request is already open".into())
+}
+
+/// An order's USD volume and its partner's commission (see `Ledger::commission_of`).
+fn commission_amounts(order: &OrderRecord, share_percent: Decimal) -> (Decimal, Decimal) {
+    let volume = match order.received_amount {
+        Some(received) if !order.from_amount.is_zero() => {
+            order.from_usd * received / order.from_amount
+        }
+        _ => order.from_usd,
+    };
+    let hundred = Decimal::ONE_HUNDRED;
+    let own = order.affiliate_user_id.is_some() && order.affiliate_user_id == order.owner_user_id;
+    let share = if own {
+        Decimal::ZERO
+    } else {
+        volume * order.fee_percent / hundred * share_percent / hundred
+    };
+    let markup = order.partner_fee_percent.unwrap_or_default();
+    (
+        volume.round_dp(2),
+        (share + volume * markup / hundred).round_dp(6),
+    )
 }
 
 /// Whole cents, rounded down: the balance never shows more than can be paid.
@@ -545,6 +556,36 @@ mod tests {
         assert_eq!(
             available(&earned, &[payout(payout_status::REQUESTED, "12")]),
             Decimal::ZERO
+        );
+    }
+
+    #[test]
+    fn a_commission_is_a_share_of_the_fee_the_order_was_made_with() {
+        let order = |fee: &str| OrderRecord {
+            from_usd: Decimal::from(1000),
+            from_amount: Decimal::ONE,
+            fee_percent: fee.parse().unwrap(),
+            affiliate_user_id: Some("partner".into()),
+            owner_user_id: Some("customer".into()),
+            ..OrderRecord::default()
+        };
+        // 40 % of a 0.5 % fee on $1,000: $2; the same order made at 1 % earns twice that,
+        // whatever the fee is set to today.
+        assert_eq!(
+            commission_amounts(&order("0.5"), Decimal::from(40)).1,
+            Decimal::from(2)
+        );
+        assert_eq!(
+            commission_amounts(&order("1"), Decimal::from(40)).1,
+            Decimal::from(4)
+        );
+        // On one's own order, only one's own markup.
+        let mut own = order("0.5");
+        own.owner_user_id = Some("partner".into());
+        own.partner_fee_percent = Some("0.25".parse().unwrap());
+        assert_eq!(
+            commission_amounts(&own, Decimal::from(40)).1,
+            "2.5".parse::<Decimal>().unwrap()
         );
     }
 
