@@ -289,6 +289,10 @@ async fn half_sent_idle_and_silent_connections_are_closed_after_the_idle_timeout
         closed_within(&mut idle, window).await,
         "an idle connection is closed"
     );
+    assert!(
+        closed_within(&mut silent, window).await,
+        "a connection that never sends a byte is closed"
+    );
 }
 
 #[tokio::test]
