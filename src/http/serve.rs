@@ -14,8 +14,8 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto::Builder;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use ipnet::IpNet;
 use tokio::net::TcpListener;
@@ -115,15 +115,14 @@ pub async fn serve(
         let done = done_rx.clone();
         let header_timeout = limits.header_timeout;
         tokio::spawn(async move {
-            // HTTP/1 only (the only protocol compiled in): the auto builder would first wait,
-            // with no time limit, for bytes that could be HTTP/2's preface — so a connection
-            // that never sends a byte would never be timed out.
-            let mut builder = Builder::new(TokioExecutor::new()).http1_only();
+            // HTTP/1 (the only protocol compiled in) straight away: hyper-util's auto builder
+            // first waits, with no time limit, for bytes that could be HTTP/2's preface, so a
+            // connection that never sent a byte would never be timed out.
+            let mut builder = http1::Builder::new();
             builder
-                .http1()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout);
-            let connection = builder.serve_connection_with_upgrades(
+            let connection = builder.serve_connection(
                 TokioIo::new(stream),
                 TowerToHyperService::new(service),
             );
