@@ -20,13 +20,38 @@ async function expectToast(page: Page, title: string, description?: string) {
   if (description) await expect(toast).toContainText(description);
 }
 
-async function signUp(page: Page, email: string) {
+/** Signs up through the form; the session token the server answered with (for API calls). */
+async function signUp(page: Page, email: string): Promise<string> {
   await page.getByLabel(en('account.fields.fullName')).fill('Ada Lovelace');
   await page.getByLabel(en('account.fields.email')).fill(email);
   await page.getByLabel(en('account.fields.password'), { exact: true }).fill(PASSWORD);
   await page.getByLabel(en('account.fields.confirmPassword')).fill(PASSWORD);
   await page.getByRole('checkbox').check();
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/register'));
   await page.getByRole('button', { name: en('account.signUp.submit') }).click();
+  const token = ((await (await answer).json()) as { token: string }).token;
+  rememberSecret(token);
+  return token;
+}
+
+/**
+ * The session lives in an HttpOnly cookie: no script of the page can read it, and nothing the
+ * page stores (localStorage, sessionStorage, readable cookies) holds the token.
+ */
+async function expectTokenOutOfScriptsReach(page: Page, token: string) {
+  const readable = await page.evaluate(() => ({
+    local: Object.entries(localStorage),
+    session: Object.entries(sessionStorage),
+    cookies: document.cookie,
+  }));
+  expect(token.length).toBeGreaterThan(20);
+  for (const [key, value] of [...readable.local, ...readable.session]) {
+    expect(`${key}=${value}`).not.toContain(token);
+  }
+  expect(readable.cookies).not.toContain(token);
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'ferry_session');
+  expect(cookie?.value).toBe(token);
+  expect(cookie?.httpOnly).toBe(true);
 }
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
@@ -56,12 +81,11 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await expect.poll(() => page.evaluate(() => localStorage.getItem('referralCode'))).toBe(code);
   await page.goto('/signup');
   await expect(page.getByText(en('account.signUp.referral').replace('{{code}}', code))).toBeVisible();
-  await signUp(page, email);
+  const token = await signUp(page, email);
   await expectToast(page, en('account.signUp.successTitle'), en('account.signUp.successDescription'));
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => localStorage.getItem('referralCode'))).toBeNull();
-  const token = await page.evaluate(() => localStorage.getItem('authToken'));
-  rememberSecret(token);
+  await expectTokenOutOfScriptsReach(page, token);
   const me = await (await request.get('/api/user', { headers: { authorization: `Bearer ${token}` } })).json();
   expect(me.user.referred_by).toBe(code);
 
@@ -102,20 +126,20 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await page.getByLabel(en('account.fields.code')).fill('123');
   await page.getByRole('button', { name: en('account.signIn.verify') }).click();
   await expect(page.getByText(en('account.validation.codeLength'))).toBeVisible();
+  await expect(page.getByLabel(en('account.fields.code'))).toBeFocused();
   await page.getByLabel(en('account.fields.code')).fill(totp(secret, enabledAt + 30));
   await page.getByRole('button', { name: en('account.signIn.verify') }).click();
   await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
-  const sessionToken = await page.evaluate(() => localStorage.getItem('authToken'));
+  // The page reloads after the code step: the new session's token is the cookie's value.
+  const sessionToken = (await page.context().cookies()).find((c) => c.name === 'ferry_session')?.value ?? '';
   rememberSecret(sessionToken);
+  await expectTokenOutOfScriptsReach(page, sessionToken);
 
-  // An order created while signed in appears in My Orders.
+  // An order created while signed in (by the session cookie alone) appears in My Orders.
   const orderId = await page.evaluate(async (address) => {
     const response = await fetch('/api/create-order', {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${localStorage.getItem('authToken')}`,
-      },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ fromCcy: 'BTC', toCcy: 'ETH', amount: '0.05', toAddress: address }),
     });
     return ((await response.json()) as { data: { id: string } }).data.id;
@@ -134,8 +158,20 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   // The owner sees the full order without the link's token.
   await expect(page.getByText(ADDRESSES.ETH)).toBeVisible();
 
-  // Forgot password → the mailed link → a new password; the old sessions are gone.
+  // Signing out goes home and leaves nothing private behind: back on the order's page only its
+  // public status shows, and My Orders asks to sign in again.
   await openAccountMenu(page, en('nav.signOut'));
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: en('nav.signIn') })).toBeVisible();
+  expect((await page.context().cookies()).find((c) => c.name === 'ferry_session')).toBeUndefined();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/order-details/${orderId}$`));
+  await expect(page.getByText(en('order.publicView'))).toBeVisible();
+  await expect(page.getByText(ADDRESSES.ETH)).toHaveCount(0);
+  await page.getByRole('link', { name: en('footer.trackOrder') }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+
+  // Forgot password → the mailed link → a new password; the old sessions are gone.
   const mailsBefore = mailCount(email);
   await page.goto('/forgot-password');
   await page.getByLabel(en('account.fields.email')).fill(email);
@@ -163,6 +199,7 @@ test('sign-in and sign-up check their fields with the spec messages', async ({ p
   await page.goto('/signin');
   await page.getByRole('button', { name: en('account.signIn.submit'), exact: true }).click();
   await expect(page.getByText(en('account.validation.emailRequired'))).toBeVisible();
+  await expect(page.getByLabel(en('account.fields.email'))).toBeFocused();
   await expect(page.getByText(en('account.validation.signInPasswordMin'))).toBeVisible();
   await page.getByLabel(en('account.fields.email')).fill('nobody@example.com');
   await page.getByLabel(en('account.fields.password'), { exact: true }).fill('Wrong1password');
@@ -176,6 +213,12 @@ test('sign-in and sign-up check their fields with the spec messages', async ({ p
   await page.getByLabel(en('account.fields.password'), { exact: true }).fill('abcdefgh');
   await page.getByLabel(en('account.fields.confirmPassword')).fill('abcdefgi');
   await page.getByRole('button', { name: en('account.signUp.submit') }).click();
+  // The first invalid field takes the focus; each field is marked invalid and names its error.
+  const fullName = page.getByLabel(en('account.fields.fullName'));
+  await expect(fullName).toBeFocused();
+  await expect(fullName).toHaveAttribute('aria-invalid', 'true');
+  await expect(fullName).toHaveAccessibleDescription(en('account.validation.fullNameRequired'));
+  await expect(page.getByRole('checkbox')).toHaveAccessibleDescription(en('account.validation.termsRequired'));
   for (const key of [
     'account.validation.fullNameRequired',
     'account.validation.emailInvalid',
@@ -224,7 +267,8 @@ test('GitHub sign-in goes through the provider and back; Google says it is not s
 
 test('a new account has an empty order list, a wallet teaser, and a profile with its sessions', async ({ page }) => {
   await page.goto('/signup');
-  await signUp(page, uniqueEmail('empty'));
+  const token = await signUp(page, uniqueEmail('empty'));
+  await expectTokenOutOfScriptsReach(page, token);
   await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
   await page.goto('/orders');
   await expect(page.getByRole('heading', { name: en('account.orders.emptyTitle') })).toBeVisible();
@@ -256,4 +300,46 @@ test('the sign-in page renders in German', async ({ page }) => {
   await expect(page.getByRole('heading', { name: de('account.signIn.title') })).toBeVisible();
   await expect(page.getByRole('link', { name: de('account.signIn.forgot') })).toBeVisible();
   await expect(page.getByText('account.')).toHaveCount(0);
+});
+
+test('a session ended elsewhere signs the app out at its next private call', async ({ page, request }) => {
+  await page.goto('/signup');
+  const token = await signUp(page, uniqueEmail('revoked'));
+  await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
+  await openAccountMenu(page, en('nav.dashboard'));
+  await expect(page.getByRole('heading', { name: en('account.dashboard.title') })).toBeVisible();
+  // Signed out from another client: the cookie this browser holds is now dead.
+  const logout = await request.post('/api/logout', { headers: { authorization: `Bearer ${token}` } });
+  expect(logout.status()).toBe(200);
+  await openAccountMenu(page, en('nav.orders'));
+  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page.getByRole('link', { name: en('nav.signIn') })).toBeVisible();
+});
+
+test('the dashboard says when the orders did not load, rather than showing zero', async ({ page }) => {
+  await page.goto('/signup');
+  await signUp(page, uniqueEmail('dash'));
+  await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
+  await page.route('**/api/orders', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"internal error"}' }),
+  );
+  await page.goto('/dashboard');
+  await expect(page.getByRole('alert').filter({ hasText: en('account.orders.error') })).toBeVisible();
+  await expect(page.getByText(en('account.dashboard.totalOrders'), { exact: true })).toHaveCount(0);
+});
+
+test('deleting a password-less (GitHub) account asks first', async ({ page }) => {
+  await page.goto('/signin');
+  await page.getByRole('link', { name: en('account.social.github') }).click();
+  await expectToast(page, en('account.signIn.successTitle'));
+  await page.goto('/profile');
+  const danger = page.getByRole('region', { name: en('account.profile.dangerSection') });
+  await danger.getByRole('button', { name: en('account.profile.deleteAction') }).click();
+  const dialog = page.getByRole('dialog', { name: en('account.profile.deleteConfirmTitle') });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: en('account.profile.cancel') }).click();
+  await expect(dialog).toHaveCount(0);
+  // Still there: nothing was deleted.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: en('account.profile.title') })).toBeVisible();
 });

@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, pickCoin, setCurrencySwitch, simulateDeposit } from './support';
+import { ADDRESSES, expireOrder, pickCoin, setCurrencySwitch, simulateDeposit } from './support';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -24,6 +24,41 @@ async function gotoExpectingToast(page: Page, path: string, title: string) {
 const receiveAmount = (page: Page) => page.getByLabel('You get', { exact: true });
 const sendAmount = (page: Page) => page.getByLabel('You send', { exact: true });
 
+/** What the widget shows of the quote for what is on screen, once it has answered. */
+async function quoted(page: Page) {
+  await expect(page.getByText('Getting the best rate…')).toHaveCount(0);
+  const [line = ''] = await page.getByText(/^1 \S+ ≈ [\d.]+ \S+$/).allTextContents();
+  const dollars = await page.getByText(/^≈ \$[\d,.]+$/).allTextContents();
+  const usd = (text: string | undefined) => Number((text ?? '').replace(/[^\d.]/g, ''));
+  return {
+    rate: Number(/≈ ([\d.]+)/.exec(line)?.[1]),
+    send: Number(await sendAmount(page).inputValue()),
+    receive: Number(await receiveAmount(page).inputValue()),
+    sendUsd: usd(dollars[0]),
+    receiveUsd: usd(dollars[1]),
+  };
+}
+
+/**
+ * The receive amount is the quote for exactly `send` (≈ send × the quoted rate), and that rate
+ * is within the fee of the market: what is received is worth at most the fee (plus a little
+ * network fee) less than what is sent.
+ */
+async function expectReceiveQuotedFor(page: Page, send: number, feePercent = 0.5) {
+  await expect(sendAmount(page)).toHaveValue(String(send));
+  await expect
+    .poll(async () => {
+      const q = await quoted(page);
+      // The rate has 10 decimals and the amount the coin's precision: no more slack than that.
+      return q.send === send && q.rate > 0 && Math.abs(q.receive - send * q.rate) <= send * 1e-10 + 1e-6;
+    })
+    .toBe(true);
+  const { sendUsd, receiveUsd } = await quoted(page);
+  expect(sendUsd).toBeGreaterThan(0);
+  expect(receiveUsd / sendUsd).toBeLessThanOrEqual(1);
+  expect(receiveUsd / sendUsd).toBeGreaterThanOrEqual(1 - feePercent / 100 - 0.02);
+}
+
 test('happy path: pick coins by typing, quote, create, deposit, and watch the order complete live', async ({
   page,
   context,
@@ -36,7 +71,7 @@ test('happy path: pick coins by typing, quote, create, deposit, and watch the or
   await pickCoin(page, 'You get', 'ethereum');
   await expect(page.getByRole('button', { name: /^You get: ETH ERC20/ })).toBeVisible();
   await sendAmount(page).fill('0.02');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.02);
   await expect(page.getByRole('button', { name: /^Min: / })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Max: / })).toBeVisible();
   await expect(page.getByText(/1 BTC ≈ [\d.]+ ETH/)).toBeVisible();
@@ -85,13 +120,13 @@ test('happy path: pick coins by typing, quote, create, deposit, and watch the or
 
 test('the widget has no serious accessibility violation', async ({ page }) => {
   await page.goto('/');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('address validation shows the spec messages, and the server catches a checksum typo', async ({ page }) => {
   await page.goto('/exchange/btc-eth');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
 
   await page.getByRole('button', { name: 'Exchange now' }).click();
   await expect(page.getByText('Missing information')).toBeVisible();
@@ -103,25 +138,36 @@ test('address validation shows the spec messages, and the server catches a check
   await address.blur();
   await expect(page.getByText('Invalid ETH (ERC20) address format')).toBeVisible();
 
+  // The server's verdict: asserted once it has answered, so a check that never ran cannot pass.
+  const verdictOn = (address: string) =>
+    page.waitForResponse(
+      (r) => r.url().endsWith('/api/validate-address') && r.request().postDataJSON().address === address,
+    );
   await address.fill(ADDRESSES.ETH_TYPO);
+  const typo = verdictOn(ADDRESSES.ETH_TYPO);
   await address.blur();
+  expect((await (await typo).json()).data.reason).toBe('checksum');
   await expect(page.getByText('This ETH address has a typo: its checksum does not match')).toBeVisible();
+  await expect(address).toHaveAttribute('aria-invalid', 'true');
 
   await address.fill(ADDRESSES.ETH);
+  const good = verdictOn(ADDRESSES.ETH);
   await address.blur();
+  expect((await (await good).json()).data.valid).toBe(true);
+  await expect(address).toHaveAttribute('aria-invalid', 'false');
   await expect(page.getByRole('alert').filter({ hasText: 'address' })).toHaveCount(0);
 });
 
 test('XLM, ATOM, EOS and TWTBSC ask for a destination address', async ({ page }) => {
   await page.goto('/exchange/btc-xlm');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
   await page.getByRole('button', { name: 'Exchange now' }).click();
   await expect(page.getByText('Enter destination address for XLM (XLM)')).toBeVisible();
 });
 
 test('a missing memo warns but lets the order through', async ({ page }) => {
   await page.goto('/exchange/btc-xrp');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
   await expect(page.getByLabel('Destination tag')).toBeVisible();
   await page.getByLabel('Destination address').fill(ADDRESSES.XRP);
   await page.getByRole('button', { name: 'Exchange now' }).click();
@@ -151,7 +197,13 @@ test('the receive amount is editable only for a fixed rate', async ({ page }) =>
   await page.getByLabel('Fixed rate (1.0%)').check();
   await expect(receiveAmount(page)).not.toHaveAttribute('readonly', '');
   await receiveAmount(page).fill('1');
-  await expect(sendAmount(page)).not.toHaveValue('');
+  // The send amount is quoted for 1 ETH: 1 ÷ the quoted rate, for what was typed.
+  await expect
+    .poll(async () => {
+      const q = await quoted(page);
+      return q.receive === 1 && q.rate > 0 && Math.abs(q.send * q.rate - 1) < 1e-6;
+    })
+    .toBe(true);
   await page.getByRole('button', { name: "What's the difference?" }).click();
   await expect(page.getByRole('dialog', { name: 'Float or fixed rate?' })).toBeVisible();
   await page.getByRole('button', { name: 'Close' }).click();
@@ -159,12 +211,12 @@ test('the receive amount is editable only for a fixed rate', async ({ page }) =>
 
 test('the swap button exchanges the coins, clears the amounts, then sets the default amount', async ({ page }) => {
   await page.goto('/');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
   await page.getByRole('button', { name: 'Swap currencies' }).click();
   await expect(page.getByRole('button', { name: /^You send: USDT BEP20/ })).toBeVisible();
   await expect(page.getByRole('button', { name: /^You get: BTC BTC/ })).toBeVisible();
   await expect(sendAmount(page)).toHaveValue('1000');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 1000);
 });
 
 test('while rate-limited the widget shows local estimates', async ({ page }) => {
@@ -299,6 +351,29 @@ test('a short deposit, simulated on the sandbox order page, asks the customer, w
   await expect(page.getByTestId('order-status').first()).toHaveText('Refunded', { timeout: 15_000 });
 });
 
+test('a deposit after the order expired reaches the open order page, which asks the customer', async ({
+  page,
+  request,
+}) => {
+  const created = await request.post('/api/create-order', {
+    data: { fromCcy: 'BTC', toCcy: 'ETH', amount: '0.01', toAddress: ADDRESSES.ETH, type: 'float' },
+  });
+  expect(created.status()).toBe(200);
+  const order = (await created.json()).data as { id: string; token: string };
+  await page.goto(`/order/${order.id}?token=${order.token}`);
+  await expect(page.getByTestId('order-status').first()).toHaveText('Awaiting Deposit');
+
+  // The window closes; the page, still open, follows.
+  await expireOrder(request, order.id);
+  await expect(page.getByTestId('order-status').first()).toHaveText('Expired', { timeout: 15_000 });
+  // The coins arrive after all: the same page, without a reload, asks what to do.
+  await simulateDeposit(request, order.id);
+  await expect(page.getByRole('heading', { name: 'Your decision is needed' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('The deposit arrived after the order expired.')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue the exchange' }).click();
+  await expect(page.getByTestId('order-status').first()).toHaveText('Completed', { timeout: 20_000 });
+});
+
 test('without a camera, the sandbox scanner offers a sample address of the receive coin', async ({ page }) => {
   await page.addInitScript(() => {
     navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
@@ -390,11 +465,13 @@ test('the converter shows a live conversion and links to the exchange', async ({
 test('the widget fits a 360 px wide phone', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 780 });
   await page.goto('/');
-  await expect(receiveAmount(page)).not.toHaveValue('');
+  await expectReceiveQuotedFor(page, 0.01);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await expect(page.getByRole('button', { name: 'Exchange now' })).toBeInViewport({ ratio: 0 }).catch(() => undefined);
-  const box = await page.getByRole('button', { name: 'Exchange now' }).boundingBox();
+  const exchange = page.getByRole('button', { name: 'Exchange now' });
+  await exchange.scrollIntoViewIfNeeded();
+  await expect(exchange).toBeInViewport({ ratio: 1 });
+  const box = await exchange.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(360);
 });
@@ -441,4 +518,58 @@ test('maintenance on a network is shown inline and in a toast', async ({ page })
   });
   await gotoExpectingToast(page, '/exchange/btc-eth', 'Network temporarily suspended for maintenance');
   await expect(page.getByText('ETH is under maintenance')).toBeVisible();
+});
+
+test('a double click on Exchange now creates exactly one order', async ({ page }) => {
+  // The address check answers slowly, as on a busy network: the window for a second order.
+  await page.route('**/api/validate-address', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.continue();
+  });
+  const created = new Set<string>();
+  let requests = 0;
+  page.on('response', async (response) => {
+    if (!response.url().endsWith('/api/create-order') || response.request().method() !== 'POST') return;
+    requests += 1;
+    const body = (await response.json()) as { code: number; data?: { id: string } };
+    if (response.ok() && body.code === 0 && body.data) created.add(body.data.id);
+  });
+  await page.goto('/exchange/btc-eth');
+  await expectReceiveQuotedFor(page, 0.01);
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByRole('button', { name: 'Exchange now' }).dblclick();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  const orderId = (await page.getByTestId('order-id').textContent())!.trim();
+  // Give any second request time to land.
+  await page.waitForTimeout(1500);
+  expect(requests).toBeGreaterThanOrEqual(1);
+  expect([...created]).toEqual([orderId]);
+});
+
+test('a new amount is never shown with the previous quote as if it were its own', async ({ page }) => {
+  let holdNext = false;
+  const held: (() => void)[] = [];
+  const release = () => held.splice(0).forEach((resume) => resume());
+  await page.route('**/api/exchange-rate', async (route) => {
+    if (holdNext) await new Promise<void>((resolve) => held.push(resolve));
+    await route.continue();
+  });
+  await page.goto('/exchange/btc-eth');
+  await page.getByLabel('Fixed rate (1.0%)').check();
+  await expectReceiveQuotedFor(page, 0.01, 1);
+  const before = await quoted(page);
+  holdNext = true;
+  // A receive amount at a fixed rate is never answered from the five-minute cache.
+  await receiveAmount(page).fill('3');
+  await expect(sendAmount(page)).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByText('Getting the best rate…')).toBeVisible();
+  await expect(page.getByText(/^1 BTC ≈/)).toHaveCount(0);
+  holdNext = false;
+  release();
+  await expect(sendAmount(page)).toHaveAttribute('aria-busy', 'false');
+  const after = await quoted(page);
+  expect(after.receive).toBe(3);
+  expect(Math.abs(after.send * after.rate - 3)).toBeLessThan(1e-6);
+  expect(after.send).not.toBe(before.send);
 });

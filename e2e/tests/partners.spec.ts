@@ -16,7 +16,7 @@ function uniqueEmail(name: string): string {
   return `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-/** A registered (and, if asked, verified) user: their session token and referral code. */
+/** A registered (and, if asked, verified) user: their e-mail and referral code. */
 async function partner(request: APIRequestContext, verified: boolean) {
   const email = uniqueEmail('partner');
   const answer = await request.post('/api/register', {
@@ -31,12 +31,16 @@ async function partner(request: APIRequestContext, verified: boolean) {
     const verify = await request.post('/api/email/verification/verify', { data: { token } });
     expect(verify.status()).toBe(200);
   }
-  return { token: body.token, code: body.user.referral_code };
+  return { email, code: body.user.referral_code };
 }
 
-async function signedIn(page: Page, token: string, path: string) {
-  await page.goto('/');
-  await page.evaluate((t) => localStorage.setItem('authToken', t), token);
+/** Signs in through the form (the session is an HttpOnly cookie), then opens `path`. */
+async function signedIn(page: Page, email: string, path: string) {
+  await page.goto('/signin');
+  await page.getByLabel(en('account.fields.email')).fill(email);
+  await page.getByLabel(en('account.fields.password'), { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: en('account.signIn.submit'), exact: true }).click();
+  await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
   await page.goto(path);
 }
 
@@ -50,12 +54,14 @@ test('an API key is created with its secret shown once, signs a request, and its
   request,
 }) => {
   const unverified = await partner(request, false);
-  await signedIn(page, unverified.token, '/api-management');
+  await signedIn(page, unverified.email, '/api-management');
   await expect(page.getByText(en('account.apiKeys.verifyFirst'))).toBeVisible();
   await expect(page.getByRole('button', { name: en('account.apiKeys.create') })).toBeDisabled();
 
-  const { token } = await partner(request, true);
-  await signedIn(page, token, '/api-management');
+  const { email } = await partner(request, true);
+  await page.getByRole('button', { name: en('nav.accountMenu') }).click();
+  await page.getByRole('menuitem', { name: en('nav.signOut') }).click();
+  await signedIn(page, email, '/api-management');
   await expect(page.getByRole('heading', { name: en('account.apiKeys.title'), level: 1 })).toBeVisible();
   await expect(page.getByText(en('account.apiKeys.none'))).toBeVisible();
   await page.getByLabel(en('account.apiKeys.name')).fill('E2E bot');
@@ -101,7 +107,10 @@ test('an API key is created with its secret shown once, signs a request, and its
 
   // Revoking stops the key at once.
   await item.getByRole('button', { name: en('account.apiKeys.revoke') }).click();
-  await item.getByRole('button', { name: en('account.apiKeys.confirmRevoke') }).click();
+  const confirm = page.getByRole('dialog', { name: en('account.apiKeys.revokeConfirmTitle').replace('{{name}}', 'E2E bot') });
+  await expect(confirm).toContainText(en('account.apiKeys.revokeConfirmText'));
+  await confirm.getByRole('button', { name: en('account.apiKeys.confirmRevoke') }).click();
+  await expect(confirm).toHaveCount(0);
   await expect(item).toContainText(en('account.apiKeys.revoked'));
   const after = await request.post('/api/v2/price', {
     headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-api-sign': signature },
@@ -116,7 +125,7 @@ test('the affiliate page shows the click and the order a referred visitor made',
   request,
 }) => {
   test.setTimeout(60_000);
-  const { token, code } = await partner(request, false);
+  const { email, code } = await partner(request, false);
 
   // A visitor arrives with the link and exchanges through the widget.
   const visitor = await browser.newPage();
@@ -128,7 +137,7 @@ test('the affiliate page shows the click and the order a referred visitor made',
   const orderId = (await visitor.getByTestId('order-id').textContent())!.trim();
   await visitor.close();
 
-  await signedIn(page, token, '/affiliate');
+  await signedIn(page, email, '/affiliate');
   await expect(page.getByRole('heading', { name: en('account.affiliate.title'), level: 1 })).toBeVisible();
   await expect(page.getByTestId('referral-link')).toHaveText(new RegExp(`/\\?ref=${code}$`));
   await expect(page.getByTestId('stat-clicks')).toHaveText('1');

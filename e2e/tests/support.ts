@@ -32,6 +32,15 @@ export async function simulateDeposit(request: APIRequestContext, orderId: strin
   expect(response.status()).toBe(200);
 }
 
+/** The sandbox closes the order's deposit window now, as if its time had run out. */
+export async function expireOrder(request: APIRequestContext, orderId: string) {
+  const response = await request.post('/api/admin/sandbox/expire', {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    data: { order_id: orderId },
+  });
+  expect(response.status()).toBe(200);
+}
+
 export async function setCurrencySwitch(request: APIRequestContext, code: string, body: { send?: boolean | null; recv?: boolean | null }) {
   const response = await request.put(`/api/admin/currency-overrides/${code}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -73,6 +73,8 @@ for (const { code } of LANGUAGES.filter((l) => config.languages.includes(l.code)
   }
 }
 // Pair pages are too many to prerender: the server writes their head from the app's texts.
+// `descriptionTemplate` has the title's placeholders; `description` stays the site's for a
+// server that fills in the title only.
 for (const { code } of LANGUAGES) {
   const texts = (file) => JSON.parse(readFileSync(join(web, 'src/locales', file), 'utf8'));
   mkdirSync(join(out, code), { recursive: true });
@@ -81,6 +83,7 @@ for (const { code } of LANGUAGES) {
     JSON.stringify({
       title: texts(`pages/${code}.json`).pair.title,
       description: texts(`${code}.json`).meta.description,
+      descriptionTemplate: texts(`pages/${code}.json`).pair.description,
     }),
   );
 }

@@ -8,7 +8,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
-import { siteConfigQueryOptions, type SiteConfig } from '@/features/site/api/get-site-config';
+import { siteConfigQueryOptions, type SiteConfig } from '@/lib/site-config';
 import { initI18n } from '@/lib/i18n';
 import type { LanguageCode } from '@/lib/languages';
 import { createQueryClient } from '@/lib/query-client';

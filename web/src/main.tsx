@@ -6,6 +6,7 @@ import { RouterProvider } from 'react-router';
 
 import { AppProvider } from '@/app/provider';
 import { createRouter } from '@/app/router';
+import { forgetLegacyToken } from '@/lib/auth';
 import { i18n, initI18n, rememberLanguageForServer } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 
@@ -22,6 +23,8 @@ async function start() {
   // The page's language is loaded before the first paint: no flash of English.
   await initI18n();
   rememberLanguageForServer();
+  // The session is an HttpOnly cookie now: a token an older version stored readably goes.
+  forgetLegacyToken();
   handOverHead();
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');

@@ -1,13 +1,13 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 
 import { paths } from '@/config/paths';
-import { GuestRoute, ProtectedRoute } from '@/features/auth/components/protected-route';
 import { lazyWithTexts } from '@/lib/i18n';
 
 import { RouteError } from './error-boundary';
 import { AppLayout } from './layout/app-layout';
 
 import HomeRoute from './routes/home';
+import { MarketsRoute } from './routes/markets';
 
 // The landing page ships in the entry chunk; every other page is code-split with React.lazy,
 // and the layout's Suspense shows a spinner while one loads.
@@ -22,6 +22,20 @@ const TermsRoute = lazyWithTexts(() =>
 );
 const PrivacyRoute = lazyWithTexts(() =>
   import('./routes/legal').then((m) => ({ default: m.PrivacyRoute })),
+);
+
+// The guards of the account and sign-in pages load with them, not with the landing page.
+const ProtectedRoute = lazyWithTexts(
+  () =>
+    import('@/features/auth/components/protected-route').then((m) => ({
+      default: m.ProtectedRoute,
+    })),
+  [],
+);
+const GuestRoute = lazyWithTexts(
+  () =>
+    import('@/features/auth/components/protected-route').then((m) => ({ default: m.GuestRoute })),
+  [],
 );
 
 const account = ['account'] as const;
@@ -44,10 +58,7 @@ const OrdersPage = lazyWithTexts(
   () => import('@/features/orders/components/orders-page'),
   withPages,
 );
-const DashboardPage = lazyWithTexts(
-  () => import('@/features/account/components/dashboard-page'),
-  withPages,
-);
+const DashboardPage = lazyWithTexts(() => import('./routes/dashboard'), withPages);
 const ProfilePage = lazyWithTexts(
   () => import('@/features/account/components/profile-page'),
   withPages,
@@ -57,13 +68,15 @@ const WalletPage = lazyWithTexts(
   account,
 );
 
+// Its copy buttons speak in page texts.
 const ApiKeysPage = lazyWithTexts(
   () => import('@/features/partners/components/api-keys-page'),
-  account,
+  withPages,
 );
+// Its orders table shows order statuses, whose names are page texts.
 const AffiliatePage = lazyWithTexts(
   () => import('@/features/partners/components/affiliate-page'),
-  account,
+  withPages,
 );
 
 const HelpPage = lazyWithTexts(() => import('@/features/help/components/help-page'));
@@ -81,7 +94,6 @@ const LanguageTestPage = lazyWithTexts(
   () => import('@/features/site/components/language-test-page'),
 );
 const ApiDocsPage = lazyWithTexts(() => import('@/features/api-docs/components/api-docs-page'));
-const MarketsPage = lazyWithTexts(() => import('@/features/markets/components/markets-page'));
 const StatusPage = lazyWithTexts(() => import('@/features/status/components/status-page'));
 const ContactPage = lazyWithTexts(() => import('@/features/contact/components/contact-page'));
 
@@ -101,7 +113,7 @@ export const routes: RouteObject[] = [
       { path: paths.contact, element: <ContactPage /> },
       { path: paths.faq, element: <FaqPage /> },
       { path: paths.status, element: <StatusPage /> },
-      { path: paths.markets, element: <MarketsPage /> },
+      { path: paths.markets, element: <MarketsRoute /> },
       { path: paths.apiDocs, element: <ApiDocsPage /> },
       { path: paths.documentation, element: <ApiDocsPage /> },
       { path: paths.presale, element: <PresalePage /> },

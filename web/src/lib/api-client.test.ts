@@ -17,23 +17,23 @@ function respond(status: number, body: string, contentType = 'application/json')
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the API client (spec/exchange.md §7)', () => {
-  it('sends JSON with cookies and no Authorization header when signed out', async () => {
+  it('sends JSON with the session cookie and never an Authorization header', async () => {
     const fetchMock = respond(200, '{"ok":true}');
     await expect(api.get('/api/config')).resolves.toEqual({ ok: true });
     const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     const headers = new Headers(init.headers);
     expect(path).toBe('/api/config');
-    expect(init.credentials).toBe('include');
+    expect(init.credentials).toBe('same-origin');
     expect(headers.get('content-type')).toBe('application/json');
     expect(headers.has('authorization')).toBe(false);
   });
 
-  it('adds the bearer token kept in localStorage under authToken', async () => {
+  it('ignores a token an older version left in localStorage: the cookie is the session', async () => {
     localStorage.setItem('authToken', 'tok-123');
     const fetchMock = respond(200, '{}');
     await api.post('/api/logout');
     const init = fetchMock.mock.calls[0]?.[1] as RequestInit;
-    expect(new Headers(init.headers).get('authorization')).toBe('Bearer tok-123');
+    expect(new Headers(init.headers).has('authorization')).toBe(false);
   });
 
   it("raises the server's error field first", async () => {

@@ -1,8 +1,7 @@
 // The one HTTP client of the app (spec/exchange.md §7, spec/accounts-and-pages.md §7): relative
-// paths, JSON, the bearer token from localStorage when present, cookies included, and errors
-// raised as the server's `error` or `message`, else '{status}: {text}'.
-
-export const AUTH_TOKEN_KEY = 'authToken';
+// paths, JSON, the session cookie (same origin), and errors raised as the server's `error` or
+// `message`, else '{status}: {text}'. No token is ever read from or written to storage: the
+// session is the server's HttpOnly cookie (lib/auth.ts).
 
 export class ApiError extends Error {
   readonly status: number;
@@ -24,14 +23,6 @@ export function toRelativeApiPath(url: string): string {
   return `${path}${parsed.search}`;
 }
 
-export function getAuthToken(): string | null {
-  try {
-    return localStorage.getItem(AUTH_TOKEN_KEY);
-  } catch {
-    return null;
-  }
-}
-
 function messageOf(body: unknown): string | undefined {
   if (body && typeof body === 'object') {
     const { error, message } = body as { error?: unknown; message?: unknown };
@@ -45,13 +36,12 @@ export async function request<T>(path: string, init: RequestInit = {}): Promise<
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json');
   headers.set('Accept', 'application/json');
-  const token = getAuthToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
 
   const response = await fetch(toRelativeApiPath(path), {
     ...init,
     headers,
-    credentials: 'include',
+    // The session cookie goes with every call; every call is to this origin.
+    credentials: 'same-origin',
   });
   const text = await response.text();
   const isJson = (response.headers.get('content-type') ?? '').includes('application/json');

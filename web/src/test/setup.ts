@@ -16,3 +16,12 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// jsdom has <dialog> without its methods.
+HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+  this.open = true;
+};
+HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+  this.open = false;
+  this.dispatchEvent(new Event('close'));
+};

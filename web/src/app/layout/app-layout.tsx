@@ -5,7 +5,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { SiteNameProvider } from '@/components/seo/page-meta';
 import { Spinner } from '@/components/ui/spinner';
 import { useReferralCapture } from '@/features/affiliate/hooks/use-referral-capture';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 
 import { Footer } from './footer';
 import { Header } from './header';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 import { useCurrentYear } from '@/lib/use-current-year';
 
 const COLUMNS = [

@@ -6,8 +6,8 @@ import { Link, NavLink } from 'react-router';
 
 import { Button, buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { type User, useUser } from '@/features/auth/api/get-user';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { type User, useUser } from '@/lib/auth';
+import { useSiteConfig } from '@/lib/site-config';
 import { cn } from '@/lib/utils';
 import { lazyWithTexts } from '@/lib/i18n';
 

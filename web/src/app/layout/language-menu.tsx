@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 
 import { Menu } from '@/components/ui/menu';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 import { applyLanguage } from '@/lib/i18n';
 import { isLanguageCode, LANGUAGES, languageName } from '@/lib/languages';
 

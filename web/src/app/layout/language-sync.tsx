@@ -6,8 +6,8 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
-import { userQueryOptions, useUser, type User } from '@/features/auth/api/get-user';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { userQueryOptions, useUser, type User } from '@/lib/auth';
+import { useSiteConfig } from '@/lib/site-config';
 import { request } from '@/lib/api-client';
 import { applyLanguage } from '@/lib/i18n';
 import { isLanguageCode, LANGUAGES } from '@/lib/languages';

@@ -5,9 +5,9 @@ import { useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { Menu } from '@/components/ui/menu';
-import type { User } from '@/features/auth/api/get-user';
+import type { User } from '@/lib/auth';
 import { useLogout } from '@/features/auth/api/logout';
-import { useSendVerificationEmail } from '@/features/auth/api/send-verification-email';
+import { useSendVerificationEmail } from '@/lib/verification-email';
 
 import { ACCOUNT_LINKS } from './nav-links';
 

@@ -9,7 +9,7 @@ import { catalogueCurrencies, useCurrencies } from '@/features/exchange/api/get-
 import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { INITIAL_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 
 // Until the server's list arrives (and in the page prerendered at build time), the catalogue
 // shipped with the app names the pair; the server's list, which may close a coin, then decides.
@@ -28,17 +28,16 @@ export default function ExchangePairRoute() {
   const fees = config
     ? { float: config.fees.float_percent, fixed: config.fees.fixed_percent }
     : undefined;
-  const title = valid
-    ? t('pair.title', {
-        from: from.coin,
-        fromNetwork: from.network,
-        to: to.coin,
-        toNetwork: to.network,
-      })
-    : t('pair.defaultTitle');
+  const names = valid
+    ? { from: from.coin, fromNetwork: from.network, to: to.coin, toNetwork: to.network }
+    : null;
+  const title = names ? t('pair.title', names) : t('pair.defaultTitle');
+  // The server writes pair pages' heads from the same template (prerender.mjs hands it over
+  // as `descriptionTemplate`): crawlers and readers see one description, each pair its own.
+  const description = names ? t('pair.description', names) : t('meta.description');
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
-      <PageMeta title={title} description={t('meta.description')} />
+      <PageMeta title={title} description={description} />
       <h1 className="mb-4 text-2xl font-semibold">{title}</h1>
       {!valid ? (
         <p role="alert" className="mb-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-950">

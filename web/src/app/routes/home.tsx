@@ -6,7 +6,7 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { HOME_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 import { lazyWithTexts } from '@/lib/i18n';
 
 const HomeSections = lazyWithTexts(() => import('@/features/site/components/home-sections'));

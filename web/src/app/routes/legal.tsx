@@ -1,4 +1,4 @@
-import { DocumentPage } from '@/features/site/components/document-page';
+import { DocumentPage } from '@/components/document-page';
 
 export function TermsRoute() {
   return <DocumentPage collection="legal" slug="terms" />;

@@ -49,6 +49,13 @@ export function CommandEmpty(props: ComponentProps<typeof CommandPrimitive.Empty
   return <CommandPrimitive.Empty className="py-6 text-center text-sm text-slate-600" {...props} />;
 }
 
+/** Shown while the items load (cmdk announces it as progress). */
+export function CommandLoading(props: ComponentProps<typeof CommandPrimitive.Loading>) {
+  return (
+    <CommandPrimitive.Loading className="py-6 text-center text-sm text-slate-600" {...props} />
+  );
+}
+
 export function CommandGroup({
   className,
   ...props

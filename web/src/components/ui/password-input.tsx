@@ -1,17 +1,17 @@
 // A password input with a show/hide toggle (spec/accounts-and-pages.md §2.8).
 import { Eye, EyeOff } from 'lucide-react';
-import { useState, type InputHTMLAttributes } from 'react';
+import { type ComponentProps, useState } from 'react';
 
 import { cn } from '@/lib/utils';
 
-import { inputClass } from './field';
+import { inputClass } from './input';
 
 export function PasswordInput({
   showLabel,
   hideLabel,
   className,
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { showLabel: string; hideLabel: string }) {
+}: ComponentProps<'input'> & { showLabel: string; hideLabel: string }) {
   const [visible, setVisible] = useState(false);
   return (
     <div className="relative">

@@ -1,7 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { initI18n } from '@/lib/i18n';
 
 import { dismissToast, notify, Toaster } from './toaster';
+
+beforeAll(async () => {
+  await initI18n('en');
+});
 
 afterEach(() => {
   act(() => dismissToast());

@@ -3,6 +3,7 @@
 // gzip, most of the budget's remaining room).
 import { X } from 'lucide-react';
 import { useEffect, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { cn } from '@/lib/utils';
 
@@ -52,6 +53,7 @@ const TONES: Record<Variant, string> = {
 };
 
 export function Toaster() {
+  const { t } = useTranslation();
   const toast = useSyncExternalStore(
     subscribe,
     () => current,
@@ -88,7 +90,7 @@ export function Toaster() {
           </div>
           <button
             type="button"
-            aria-label="Close"
+            aria-label={t('common.close')}
             onClick={dismissToast}
             className="shrink-0 rounded p-1 opacity-70 hover:opacity-100"
           >

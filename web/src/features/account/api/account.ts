@@ -1,7 +1,7 @@
 // The profile's calls (`/api/account/…`): what the spec does not show but the page needs.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { userQueryOptions, type User } from '@/features/auth/api/get-user';
+import { userQueryOptions, type User } from '@/lib/auth';
 import { api, request } from '@/lib/api-client';
 
 export interface SessionInfo {
@@ -17,6 +17,7 @@ export interface SessionInfo {
 export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/account/sessions'],
+    meta: { private: true },
     queryFn: () =>
       api.get<{ sessions: SessionInfo[]; recovery_codes_left: number }>('/api/account/sessions'),
     staleTime: 0,
@@ -31,6 +32,7 @@ function useAccountMutation<I, O>(call: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
+    meta: { private: true },
     onSuccess: (answer) => {
       const user = (answer as { user?: User } | undefined)?.user;
       if (user) queryClient.setQueryData(userQueryOptions().queryKey, user);
@@ -54,6 +56,7 @@ export const useChangePassword = () =>
 export const useBeginTwoFactor = () =>
   useMutation({
     mutationFn: () => api.post<{ secret: string; otpauth_uri: string }>('/api/account/2fa/setup'),
+    meta: { private: true },
   });
 
 export const useEnableTwoFactor = () =>

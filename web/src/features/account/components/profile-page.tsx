@@ -3,30 +3,31 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Section } from '@/components/ui/section';
-import { Field, inputClass } from '@/components/ui/field';
+import { CopyButton } from '@/components/ui/copy-button';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { Section } from '@/components/ui/section';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
-import { useUser, type User } from '@/features/auth/api/get-user';
-import { useSendVerificationEmail } from '@/features/auth/api/send-verification-email';
-import { forgetSession } from '@/features/auth/api/session';
-import {
-  hasErrors,
-  validateCode,
-  validateNewPassword,
-  type Errors,
-} from '@/features/auth/lib/validation';
-import { formatTime } from '@/features/exchange/components/order-parts';
+import { useUser, type User } from '@/lib/auth';
+import { useSendVerificationEmail } from '@/lib/verification-email';
+import { endSession } from '@/lib/auth';
+import { newPasswordSchema, problemText, validateCode, zodResolver } from '@/lib/account-forms';
+import { formatTime } from '@/lib/format';
 
 import {
   deleteAccount,
+  type SessionInfo,
   useBeginTwoFactor,
   useChangePassword,
   useDisableTwoFactor,
@@ -82,17 +83,11 @@ function AccountSection({ user }: { user: User }) {
     <Section title={t('account.profile.accountSection')}>
       <div className="flex flex-wrap items-center gap-3">
         <span className="font-medium break-all text-slate-900">{user.email ?? user.username}</span>
-        <span
-          className={
-            user.email_verified
-              ? 'rounded-full bg-teal-100 px-2.5 py-0.5 text-xs font-medium text-teal-900'
-              : 'rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900'
-          }
-        >
+        <Badge tone={user.email_verified ? 'info' : 'warning'}>
           {user.email_verified
             ? t('account.profile.emailVerified')
             : t('account.profile.emailUnverified')}
-        </span>
+        </Badge>
         {!user.email_verified ? (
           <Button
             variant="outline"
@@ -135,64 +130,73 @@ function AccountSection({ user }: { user: User }) {
 function PasswordSection({ user }: { user: User }) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<Errors<'password' | 'confirmPassword'>>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(newPasswordSchema),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
   const change = useChangePassword();
   const failed = useFailureToast();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateNewPassword(password, confirmation);
-    setErrors(found);
-    if (hasErrors(found)) return;
+  const submit = handleSubmit(({ password, confirmPassword }) =>
     change.mutate(
-      { current_password: current, password, confirm_password: confirmation },
+      { current_password: current, password, confirm_password: confirmPassword },
       {
         onSuccess: () => {
           setCurrent('');
-          setPassword('');
-          setConfirmation('');
+          reset();
           notify(t('account.profile.passwordChanged'), {
             description: t('account.profile.passwordChangedText'),
           });
         },
         onError: failed,
       },
-    );
-  };
-  const passwordInput = (value: string, onChange: (v: string) => void, autoComplete: string) => (
-    <PasswordInput
-      autoComplete={autoComplete}
-      maxLength={128}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      showLabel={t('account.fields.showPassword')}
-      hideLabel={t('account.fields.hidePassword')}
-    />
+    ),
   );
+  const passwordProps = {
+    maxLength: 128,
+    showLabel: t('account.fields.showPassword'),
+    hideLabel: t('account.fields.hidePassword'),
+  };
   return (
     <Section title={t('account.profile.passwordSection')}>
       {user.has_password === false ? (
         <p className="text-sm text-slate-700">{t('account.profile.noPassword')}</p>
       ) : null}
-      <form noValidate onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
+      <form
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        className="grid gap-4 sm:grid-cols-2"
+      >
         {user.has_password !== false ? (
           <Field label={t('account.fields.currentPassword')} className="sm:col-span-2">
-            {passwordInput(current, setCurrent, 'current-password')}
+            <PasswordInput
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              {...passwordProps}
+            />
           </Field>
         ) : null}
         <Field
           label={t('account.fields.newPassword')}
-          error={errors.password ? t(errors.password) : null}
+          error={problemText(t, errors.password)}
           hint={t('account.signUp.passwordHint')}
         >
-          {passwordInput(password, setPassword, 'new-password')}
+          <PasswordInput autoComplete="new-password" {...passwordProps} {...register('password')} />
         </Field>
         <Field
           label={t('account.fields.confirmPassword')}
-          error={errors.confirmPassword ? t(errors.confirmPassword) : null}
+          error={problemText(t, errors.confirmPassword)}
         >
-          {passwordInput(confirmation, setConfirmation, 'new-password')}
+          <PasswordInput
+            autoComplete="new-password"
+            {...passwordProps}
+            {...register('confirmPassword')}
+          />
         </Field>
         <div className="sm:col-span-2">
           <Button type="submit" disabled={change.isPending}>
@@ -231,16 +235,12 @@ function TwoFactorSection({ user }: { user: User }) {
           ))}
         </ul>
         <div className="flex flex-wrap gap-3">
-          <Button
-            variant="outline"
-            onClick={() =>
-              void navigator.clipboard
-                .writeText(recoveryCodes.join('\n'))
-                .then(() => notify(t('account.profile.codesCopied')))
-            }
-          >
-            {t('account.profile.copyCodes')}
-          </Button>
+          <CopyButton
+            value={recoveryCodes.join('\n')}
+            what={t('account.profile.recoveryTitle')}
+            text={t('account.profile.copyCodes')}
+            successMessage={t('account.profile.codesCopied')}
+          />
           <Button onClick={() => setRecoveryCodes(null)}>{t('account.profile.done')}</Button>
         </div>
       </Section>
@@ -248,21 +248,22 @@ function TwoFactorSection({ user }: { user: User }) {
   }
 
   if (user.two_factor_enabled) {
-    const submit = (event: FormEvent) => {
-      event.preventDefault();
+    const close = () => {
+      setDisabling(false);
+      setCode('');
+      setPassword('');
+    };
+    const turnOff = () =>
       disable.mutate(
         { password, code: code.trim() },
         {
           onSuccess: () => {
-            setDisabling(false);
-            setCode('');
-            setPassword('');
+            close();
             notify(t('account.profile.disabledTitle'));
           },
           onError: failed,
         },
       );
-    };
     return (
       <Section title={t('account.profile.twoFactorSection')}>
         <p className="text-sm text-slate-700">{t('account.profile.twoFactorOn')}</p>
@@ -271,43 +272,41 @@ function TwoFactorSection({ user }: { user: User }) {
             {t('account.profile.recoveryLeft', { count: sessions.data.recovery_codes_left })}
           </p>
         ) : null}
-        {disabling ? (
-          <form onSubmit={submit} className="space-y-4">
-            <p className="text-sm text-slate-700">{t('account.profile.disableText')}</p>
-            {user.has_password !== false ? (
-              <Field label={t('account.fields.password')}>
-                <PasswordInput
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  showLabel={t('account.fields.showPassword')}
-                  hideLabel={t('account.fields.hidePassword')}
-                />
-              </Field>
-            ) : null}
-            <Field label={t('account.fields.code')}>
-              <input
-                className={inputClass}
-                autoComplete="one-time-code"
-                maxLength={32}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
+        <Button variant="outline" onClick={() => setDisabling(true)}>
+          {t('account.profile.disable')}
+        </Button>
+        <ConfirmDialog
+          open={disabling}
+          title={t('account.profile.disableConfirmTitle')}
+          description={t('account.profile.disableText')}
+          confirmLabel={t('account.profile.disable')}
+          cancelLabel={t('account.profile.cancel')}
+          onConfirm={turnOff}
+          onCancel={close}
+          busy={disable.isPending}
+          confirmDisabled={!code.trim()}
+        >
+          {user.has_password !== false ? (
+            <Field label={t('account.fields.password')}>
+              <PasswordInput
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                showLabel={t('account.fields.showPassword')}
+                hideLabel={t('account.fields.hidePassword')}
               />
             </Field>
-            <div className="flex gap-3">
-              <Button type="submit" disabled={disable.isPending || !code.trim()}>
-                {t('account.profile.disable')}
-              </Button>
-              <Button variant="outline" onClick={() => setDisabling(false)}>
-                {t('account.profile.cancel')}
-              </Button>
-            </div>
-          </form>
-        ) : (
-          <Button variant="outline" onClick={() => setDisabling(true)}>
-            {t('account.profile.disable')}
-          </Button>
-        )}
+          ) : null}
+          <Field label={t('account.fields.code')}>
+            <input
+              className={inputClass}
+              autoComplete="one-time-code"
+              maxLength={32}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </Field>
+        </ConfirmDialog>
       </Section>
     );
   }
@@ -412,6 +411,17 @@ function SessionsSection() {
   const sessions = useSessions();
   const revoke = useRevokeSession();
   const failed = useFailureToast();
+  const [leaving, setLeaving] = useState<SessionInfo | null>(null);
+  const device = (session: SessionInfo) =>
+    describeDevice(session.user_agent, t('account.profile.unknownDevice'));
+  const signOut = (session: SessionInfo) =>
+    revoke.mutate(session.id, {
+      onSuccess: () => {
+        setLeaving(null);
+        notify(t('account.profile.sessionEnded'));
+      },
+      onError: failed,
+    });
   return (
     <Section title={t('account.profile.sessionsSection')}>
       <p className="text-sm text-slate-700">{t('account.profile.sessionsText')}</p>
@@ -421,11 +431,11 @@ function SessionsSection() {
           <li key={session.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <div>
               <p className="font-medium text-slate-900">
-                {describeDevice(session.user_agent, t('account.profile.unknownDevice'))}
+                {device(session)}
                 {session.current ? (
-                  <span className="ml-2 rounded-full bg-teal-100 px-2 py-0.5 text-xs text-teal-900">
+                  <Badge tone="info" className="ml-2">
                     {t('account.profile.thisDevice')}
-                  </span>
+                  </Badge>
                 ) : null}
               </p>
               <p className="text-xs text-slate-600">
@@ -436,23 +446,25 @@ function SessionsSection() {
               </p>
             </div>
             {!session.current ? (
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={revoke.isPending}
-                onClick={() =>
-                  revoke.mutate(session.id, {
-                    onSuccess: () => notify(t('account.profile.sessionEnded')),
-                    onError: failed,
-                  })
-                }
-              >
+              <Button variant="outline" size="sm" onClick={() => setLeaving(session)}>
                 {t('account.profile.signOutDevice')}
               </Button>
             ) : null}
           </li>
         ))}
       </ul>
+      <ConfirmDialog
+        open={leaving !== null}
+        title={t('account.profile.revokeConfirmTitle')}
+        description={t('account.profile.revokeConfirmText', {
+          device: leaving ? device(leaving) : '',
+        })}
+        confirmLabel={t('account.profile.signOutDevice')}
+        cancelLabel={t('account.profile.cancel')}
+        onConfirm={() => leaving && signOut(leaving)}
+        onCancel={() => setLeaving(null)}
+        busy={revoke.isPending}
+      />
     </Section>
   );
 }
@@ -481,29 +493,45 @@ function DeleteSection({ user }: { user: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
   const [password, setPassword] = useState('');
   const failed = useFailureToast();
+  const needsPassword = user.has_password !== false;
   const remove = useMutation({
     mutationFn: deleteAccount,
-    onSuccess: () => {
-      forgetSession(queryClient);
+    meta: { private: true },
+    onSuccess: async () => {
+      setConfirming(false);
+      await navigate(paths.home);
+      endSession(queryClient);
       notify(t('account.profile.deletedTitle'), { description: t('account.profile.deletedText') });
-      void navigate(paths.home);
     },
     onError: failed,
   });
   return (
     <Section title={t('account.profile.dangerSection')}>
       <p className="text-sm text-slate-700">{t('account.profile.deleteText')}</p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          remove.mutate(password);
+      <div>
+        <Button variant="destructive" onClick={() => setConfirming(true)}>
+          {t('account.profile.deleteAction')}
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={t('account.profile.deleteConfirmTitle')}
+        description={t('account.profile.deleteText')}
+        confirmLabel={t('account.profile.deleteAction')}
+        cancelLabel={t('account.profile.cancel')}
+        onConfirm={() => remove.mutate(password)}
+        onCancel={() => {
+          setConfirming(false);
+          setPassword('');
         }}
-        className="flex flex-col gap-3 sm:flex-row sm:items-end"
+        busy={remove.isPending}
+        confirmDisabled={needsPassword && !password}
       >
-        {user.has_password !== false ? (
-          <Field label={t('account.profile.deleteConfirm')} className="flex-1">
+        {needsPassword ? (
+          <Field label={t('account.profile.deleteConfirm')}>
             <PasswordInput
               autoComplete="current-password"
               value={password}
@@ -513,14 +541,7 @@ function DeleteSection({ user }: { user: User }) {
             />
           </Field>
         ) : null}
-        <Button
-          type="submit"
-          className="bg-red-700 hover:bg-red-800"
-          disabled={remove.isPending || (user.has_password !== false && !password)}
-        >
-          {t('account.profile.deleteAction')}
-        </Button>
-      </form>
+      </ConfirmDialog>
     </Section>
   );
 }

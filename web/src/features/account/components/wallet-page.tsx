@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 
@@ -15,9 +16,9 @@ export default function WalletPage() {
       <PageMeta title={t('account.wallet.title')} noindex />
       <Wallet aria-hidden="true" className="mx-auto size-14 text-teal-700" />
       <h1 className="mt-4 text-3xl font-bold text-slate-900">{t('account.wallet.title')}</h1>
-      <p className="mt-2 inline-block rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900">
+      <Badge tone="warning" className="mt-2">
         {t('account.wallet.badge')}
-      </p>
+      </Badge>
       <p className="mt-6 text-slate-700">{t('account.wallet.text')}</p>
       <p className="mt-3 text-slate-700">
         {t('account.wallet.notify')}{' '}

@@ -1,7 +1,5 @@
 import { api } from '@/lib/api-client';
 
-export const REFERRAL_CODE_KEY = 'referralCode';
-
 /** `POST /api/affiliate/click`; the answer is ignored and failures are only logged (§7). */
 export async function recordAffiliateClick(referralCode: string, source: string): Promise<void> {
   try {

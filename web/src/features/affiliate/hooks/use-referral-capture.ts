@@ -2,18 +2,16 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 
-import { recordAffiliateClick, REFERRAL_CODE_KEY } from '../api/record-click';
+import { storeReferralCode } from '@/lib/referral';
+
+import { recordAffiliateClick } from '../api/record-click';
 
 export function useReferralCapture(): void {
   const [params] = useSearchParams();
   const ref = params.get('ref');
   useEffect(() => {
     if (!ref) return;
-    try {
-      localStorage.setItem(REFERRAL_CODE_KEY, ref);
-    } catch {
-      // Storage unavailable: the click is still reported.
-    }
+    storeReferralCode(ref);
     void recordAffiliateClick(ref, document.referrer || 'direct');
   }, [ref]);
 }

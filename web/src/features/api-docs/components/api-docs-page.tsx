@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Spinner } from '@/components/ui/spinner';
-import { signingExamples, webhookExamples } from '@/features/partners/lib/signing';
+import { Card } from '@/components/ui/card';
+import { signingExamples, webhookExamples } from '@/lib/signing-examples';
 import { cn } from '@/lib/utils';
 
 import {
@@ -90,7 +91,7 @@ function OperationCard({
   const body = resolve(doc, operation.requestBody?.content?.['application/json']?.schema);
   const fields = Object.entries(body?.properties ?? {});
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4">
+    <Card as="li" padding="sm">
       <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">
         <span
           className={cn(
@@ -156,7 +157,7 @@ function OperationCard({
           <code>{example(doc, method, path, operation)}</code>
         </pre>
       </details>
-    </li>
+    </Card>
   );
 }
 

@@ -13,6 +13,8 @@ export interface LoginInput {
 export interface SecondFactorRequired {
   requires_2fa: true;
   user_id: string;
+  /** The account's e-mail (answered to a social sign-in, whose form had none). */
+  email?: string;
   challenge?: string;
 }
 
@@ -36,7 +38,10 @@ export function loginWithCode(input: TwoFactorInput): Promise<Partial<SignedIn>>
   return api.post<Partial<SignedIn>>('/api/two-factor/login', input);
 }
 
-/** Exchanges the one-time code a social sign-in hands back for a session. */
-export function redeemSocialSignIn(code: string): Promise<SignedIn> {
-  return api.post<SignedIn>('/api/auth/exchange', { code });
+/**
+ * Exchanges the one-time code a social sign-in hands back for a session — or, for an account
+ * with two-factor authentication, for the code step.
+ */
+export function redeemSocialSignIn(code: string): Promise<LoginAnswer> {
+  return api.post<LoginAnswer>('/api/auth/exchange', { code });
 }

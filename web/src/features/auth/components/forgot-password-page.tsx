@@ -3,23 +3,29 @@
 // or not the address has an account.
 import { useMutation } from '@tanstack/react-query';
 import { MailCheck } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Button, buttonVariants } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 
 import { requestPasswordReset } from '../api/password';
-import { isEmail } from '../lib/validation';
+import { forgotPasswordSchema, problemText, zodResolver } from '@/lib/account-forms';
 import { AuthCard } from './auth-card';
 
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const mutation = useMutation({
@@ -35,12 +41,7 @@ export default function ForgotPasswordPage() {
       }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const valid = isEmail(email);
-    setError(valid ? null : t('account.validation.emailInvalidAddress'));
-    if (valid) mutation.mutate(email.trim());
-  };
+  const submit = handleSubmit(({ email }) => mutation.mutate(email.trim()));
 
   if (sentTo) {
     return (
@@ -53,7 +54,7 @@ export default function ForgotPasswordPage() {
             className="w-full"
             onClick={() => {
               setSentTo(null);
-              setEmail('');
+              reset();
             }}
           >
             {t('account.forgot.tryAnother')}
@@ -76,15 +77,14 @@ export default function ForgotPasswordPage() {
         </Link>
       }
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <Field label={t('account.fields.email')} error={error}>
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+        <Field label={t('account.fields.email')} error={problemText(t, errors.email)}>
           <input
             type="email"
             className={inputClass}
             autoComplete="email"
             maxLength={254}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            {...register('email')}
           />
         </Field>
         <Button type="submit" className="w-full" disabled={mutation.isPending}>

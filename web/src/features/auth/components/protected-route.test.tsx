@@ -25,10 +25,15 @@ function answerUser(status: number, body: unknown) {
     );
 }
 
+/** A session was started here before (its cookie, HttpOnly, is the server's business). */
+function signedInBefore() {
+  localStorage.setItem('signedIn', '1');
+}
+
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the protected-route guard (spec/accounts-and-pages.md §2.1)', () => {
-  it('redirects to /signin without asking the server when no token is stored', async () => {
+  it('redirects to /signin without asking the server when this browser never signed in', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
     const { router } = await renderRoutes(routes, '/orders');
@@ -38,7 +43,7 @@ describe('the protected-route guard (spec/accounts-and-pages.md §2.1)', () => {
   });
 
   it('shows a spinner while the user loads, then the page', async () => {
-    localStorage.setItem('authToken', 'token');
+    signedInBefore();
     const send = answerUser(200, { id: '1', username: 'ann@example.com', email_verified: true });
     await renderRoutes(routes, '/orders');
     expect(screen.getByRole('status')).toBeInTheDocument();
@@ -47,15 +52,17 @@ describe('the protected-route guard (spec/accounts-and-pages.md §2.1)', () => {
   });
 
   it('treats a 401 from /api/user as signed out', async () => {
-    localStorage.setItem('authToken', 'expired');
+    signedInBefore();
     const send = answerUser(401, { error: 'Unauthorized' });
     const { router } = await renderRoutes(routes, '/orders');
     send();
     await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+    // The next page load does not ask again.
+    expect(localStorage.getItem('signedIn')).toBeNull();
   });
 
   it('sends a signed-in user away from sign-up to the home page', async () => {
-    localStorage.setItem('authToken', 'token');
+    signedInBefore();
     const send = answerUser(200, { id: '1', username: 'ann@example.com', email_verified: true });
     const { router } = await renderRoutes(routes, '/signup');
     send();

@@ -6,7 +6,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 
-import { useUser } from '../api/get-user';
+import { useUser } from '@/lib/auth';
 
 export function ProtectedRoute() {
   const { user, isLoading } = useUser();

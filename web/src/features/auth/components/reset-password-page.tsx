@@ -3,7 +3,8 @@
 // Successful' with Sign In.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
@@ -15,7 +16,7 @@ import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 
 import { checkResetToken, RESET_TOKEN_EXPIRED, resetPassword } from '../api/password';
-import { hasErrors, validateNewPassword, type Errors } from '../lib/validation';
+import { newPasswordSchema, problemText, zodResolver } from '@/lib/account-forms';
 import { AuthCard } from './auth-card';
 
 type LinkState = 'invalid' | 'expired';
@@ -89,9 +90,14 @@ function ResetForm({
   onBroken: (state: LinkState) => void;
 }) {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<Errors<'password' | 'confirmPassword'>>({});
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(newPasswordSchema),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
 
   const mutation = useMutation({
     mutationFn: resetPassword,
@@ -111,45 +117,40 @@ function ResetForm({
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = handleSubmit(({ password, confirmPassword }) => {
     if (!token) {
       notify(t('account.reset.invalidToken'), { variant: 'destructive' });
       return;
     }
-    const found = validateNewPassword(password, confirmation);
-    setErrors(found);
-    if (!hasErrors(found)) mutation.mutate({ token, password, confirm_password: confirmation });
-  };
+    mutation.mutate({ token, password, confirm_password: confirmPassword });
+  });
 
   return (
     <AuthCard title={t('account.reset.title')}>
-      <form noValidate onSubmit={submit} className="space-y-4">
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
         <Field
           label={t('account.fields.newPassword')}
-          error={errors.password ? t(errors.password) : null}
+          error={problemText(t, errors.password)}
           hint={t('account.signUp.passwordHint')}
         >
           <PasswordInput
             autoComplete="new-password"
             maxLength={128}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
             showLabel={t('account.fields.showPassword')}
             hideLabel={t('account.fields.hidePassword')}
+            {...register('password')}
           />
         </Field>
         <Field
           label={t('account.fields.confirmPassword')}
-          error={errors.confirmPassword ? t(errors.confirmPassword) : null}
+          error={problemText(t, errors.confirmPassword)}
         >
           <PasswordInput
             autoComplete="new-password"
             maxLength={128}
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
             showLabel={t('account.fields.showPassword')}
             hideLabel={t('account.fields.hidePassword')}
+            {...register('confirmPassword')}
           />
         </Field>
         <Button type="submit" className="w-full" disabled={mutation.isPending}>

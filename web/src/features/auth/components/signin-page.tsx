@@ -2,21 +2,23 @@
 // Remember me, Forgot password, Google and GitHub; then, for accounts with two-factor
 // authentication, a 6-digit code step (or a recovery code) with Back to Login.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
-import { ApiError, AUTH_TOKEN_KEY } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 
 import { login, loginWithCode, needsSecondFactor, redeemSocialSignIn } from '../api/login';
-import { storeSession } from '../api/session';
-import { hasErrors, validateCode, validateSignIn, type Errors } from '../lib/validation';
+import { startSession } from '@/lib/auth';
+import { problemText, signInSchema, validateCode, zodResolver } from '@/lib/account-forms';
 import { AuthCard } from './auth-card';
 import { SocialButtons } from './social-buttons';
 
@@ -35,7 +37,7 @@ function useReturnPath(): string {
 
 export default function SignInPage() {
   const [challenge, setChallenge] = useState<Challenge | null>(null);
-  const handoff = useSocialHandoff();
+  const handoff = useSocialHandoff(setChallenge);
   if (handoff) return <Spinner label={handoff} />;
   return challenge ? (
     <CodeStep challenge={challenge} onBack={() => setChallenge(null)} />
@@ -48,13 +50,14 @@ export default function SignInPage() {
  * After Google or GitHub, the server sends the browser back with `#social=CODE` (a one-time
  * code, kept out of server logs by the fragment) or `?social_error=…`.
  */
-function useSocialHandoff(): string | null {
+function useSocialHandoff(onSecondFactor: (challenge: Challenge) => void): string | null {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const code = new URLSearchParams(window.location.hash.slice(1)).get('social');
   const started = useRef(false);
   const [busy, setBusy] = useState(code !== null);
+  const askForCode = useEffectEvent(onSecondFactor);
 
   useEffect(() => {
     const provider = params.get('social_error');
@@ -77,7 +80,15 @@ function useSocialHandoff(): string | null {
     window.history.replaceState(null, '', window.location.pathname);
     redeemSocialSignIn(code)
       .then((answer) => {
-        storeSession(queryClient, answer);
+        if (needsSecondFactor(answer)) {
+          askForCode({
+            username: answer.email ?? '',
+            challenge: answer.challenge,
+            remember: false,
+          });
+          return;
+        }
+        startSession(queryClient, answer.user);
         notify(t('account.signIn.successTitle'), {
           description: t('account.signIn.successDescription'),
         });
@@ -97,20 +108,28 @@ function useSocialHandoff(): string | null {
 function PasswordStep({ onSecondFactor }: { onSecondFactor: (c: Challenge) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [errors, setErrors] = useState<Errors<'email' | 'password'>>({});
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: '', password: '', remember: false },
+  });
 
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (answer, input) => {
       if (needsSecondFactor(answer)) {
         // Nothing is stored until the code step succeeds (spec §4.1).
-        onSecondFactor({ username: input.username, challenge: answer.challenge, remember });
+        onSecondFactor({
+          username: input.username,
+          challenge: answer.challenge,
+          remember: input.remember,
+        });
         return;
       }
-      storeSession(queryClient, answer);
+      startSession(queryClient, answer.user);
       notify(t('account.signIn.successTitle'), {
         description: t('account.signIn.successDescription'),
       });
@@ -122,13 +141,10 @@ function PasswordStep({ onSecondFactor }: { onSecondFactor: (c: Challenge) => vo
       }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateSignIn({ email, password });
-    setErrors(found);
-    if (hasErrors(found)) return;
-    mutation.mutate({ username: email.trim(), password, remember });
-  };
+  // Invalid fields: their messages show, and the first one takes the focus.
+  const submit = handleSubmit(({ email, password, remember }) =>
+    mutation.mutate({ username: email.trim(), password, remember }),
+  );
 
   return (
     <AuthCard
@@ -143,38 +159,28 @@ function PasswordStep({ onSecondFactor }: { onSecondFactor: (c: Challenge) => vo
         </>
       }
     >
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <Field label={t('account.fields.email')} error={errors.email ? t(errors.email) : null}>
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+        <Field label={t('account.fields.email')} error={problemText(t, errors.email)}>
           <input
             type="email"
             autoComplete="username"
             className={inputClass}
-            value={email}
             maxLength={254}
-            onChange={(e) => setEmail(e.target.value)}
+            {...register('email')}
           />
         </Field>
-        <Field
-          label={t('account.fields.password')}
-          error={errors.password ? t(errors.password) : null}
-        >
+        <Field label={t('account.fields.password')} error={problemText(t, errors.password)}>
           <PasswordInput
             autoComplete="current-password"
-            value={password}
             maxLength={128}
-            onChange={(e) => setPassword(e.target.value)}
             showLabel={t('account.fields.showPassword')}
             hideLabel={t('account.fields.hidePassword')}
+            {...register('password')}
           />
         </Field>
         <div className="flex items-center justify-between gap-3 text-sm">
           <label className="flex items-center gap-2" title={t('account.signIn.rememberHint')}>
-            <input
-              type="checkbox"
-              className="size-4 accent-teal-700"
-              checked={remember}
-              onChange={(e) => setRemember(e.target.checked)}
-            />
+            <input type="checkbox" className="size-4 accent-teal-700" {...register('remember')} />
             {t('account.signIn.remember')}
           </label>
           <Link to={paths.forgotPassword} className="font-medium text-teal-800 underline">
@@ -194,10 +200,12 @@ function PasswordStep({ onSecondFactor }: { onSecondFactor: (c: Challenge) => vo
 
 function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: () => void }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const returnPath = useReturnPath();
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
 
   const mutation = useMutation({
     mutationFn: loginWithCode,
@@ -209,8 +217,8 @@ function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: () => v
         });
         return;
       }
-      localStorage.setItem(AUTH_TOKEN_KEY, answer.token);
-      // Spec §4.1: a valid code stores the token and reloads.
+      // Spec §4.1 stores the token here; Ferry's session is the cookie the server just set.
+      if (answer.user) startSession(queryClient, answer.user);
       window.location.assign(returnPath);
     },
     onError: (failure) => {
@@ -231,7 +239,10 @@ function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: () => v
         : 'account.validation.codeLength'
       : validateCode(code);
     setError(found ? t(found) : null);
-    if (found) return;
+    if (found) {
+      codeInput.current?.focus();
+      return;
+    }
     mutation.mutate({
       username: challenge.username,
       code: code.trim(),
@@ -251,6 +262,7 @@ function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: () => v
               className={inputClass}
               autoComplete="one-time-code"
               maxLength={32}
+              ref={codeInput}
               value={code}
               onChange={(e) => setCode(e.target.value)}
             />
@@ -263,6 +275,7 @@ function CodeStep({ challenge, onBack }: { challenge: Challenge; onBack: () => v
               autoComplete="one-time-code"
               pattern="[0-9]*"
               maxLength={6}
+              ref={codeInput}
               value={code}
               onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
             />

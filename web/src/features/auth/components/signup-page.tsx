@@ -1,62 +1,51 @@
 // Sign-up (spec/accounts-and-pages.md §2.9, §4.1, §4.6, §5, §8): full name, e-mail, password
 // and confirmation, the terms, social buttons, and a notice when a referral code is present.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { TaggedText } from '@/components/ui/tagged-text';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
-import { REFERRAL_CODE_KEY } from '@/features/affiliate/api/record-click';
+import { startSession } from '@/lib/auth';
+import { forgetReferralCode, storedReferralCode } from '@/lib/referral';
 
-import { register } from '../api/register';
-import { storeSession } from '../api/session';
-import { hasErrors, validateSignUp, type Errors } from '../lib/validation';
-import { AuthCard, FormMessage } from './auth-card';
+import { register as createAccount } from '../api/register';
+import { problemText, signUpSchema, zodResolver } from '@/lib/account-forms';
+import { AuthCard } from './auth-card';
 import { SocialButtons } from './social-buttons';
-
-type FieldName = 'fullName' | 'email' | 'password' | 'confirmPassword' | 'terms';
 
 /** The URL's `ref`, else the code saved when the visitor arrived (spec §4.6). */
 function useReferralCode(): string | null {
   const [params] = useSearchParams();
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem(REFERRAL_CODE_KEY);
-  } catch {
-    stored = null;
-  }
-  return params.get('ref') || stored;
+  return params.get('ref') || storedReferralCode();
 }
 
 export default function SignUpPage() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const referralCode = useReferralCode();
-  const [values, setValues] = useState({
-    fullName: '',
-    email: '',
-    password: '',
-    confirmPassword: '',
-    terms: false,
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { fullName: '', email: '', password: '', confirmPassword: '', terms: false },
   });
-  const [errors, setErrors] = useState<Errors<FieldName>>({});
-  const set = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
 
   const mutation = useMutation({
-    mutationFn: register,
+    mutationFn: createAccount,
     onSuccess: (answer) => {
-      storeSession(queryClient, answer);
-      try {
-        localStorage.removeItem(REFERRAL_CODE_KEY);
-      } catch {
-        // Storage unavailable: nothing was saved.
-      }
+      startSession(queryClient, answer.user);
+      forgetReferralCode();
       notify(t('account.signUp.successTitle'), {
         description: t('account.signUp.successDescription'),
       });
@@ -68,11 +57,8 @@ export default function SignUpPage() {
       }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateSignUp(values);
-    setErrors(found);
-    if (hasErrors(found)) return;
+  // Invalid fields: their messages show, and the first one takes the focus.
+  const submit = handleSubmit((values) =>
     mutation.mutate({
       full_name: values.fullName.trim(),
       email: values.email.trim(),
@@ -80,9 +66,10 @@ export default function SignUpPage() {
       confirm_password: values.confirmPassword,
       ...(referralCode ? { referral_code: referralCode } : {}),
       language: i18n.resolvedLanguage ?? i18n.language,
-    });
-  };
-  const error = (name: FieldName) => (errors[name] ? t(errors[name]) : null);
+    }),
+  );
+  const error = (name: keyof typeof errors) => problemText(t, errors[name]);
+  const termsErrorId = useId();
 
   return (
     <AuthCard
@@ -99,19 +86,16 @@ export default function SignUpPage() {
     >
       {referralCode ? (
         <div className="mb-4">
-          <FormMessage tone="info">
-            {t('account.signUp.referral', { code: referralCode })}
-          </FormMessage>
+          <Alert tone="info">{t('account.signUp.referral', { code: referralCode })}</Alert>
         </div>
       ) : null}
-      <form noValidate onSubmit={submit} className="space-y-4">
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
         <Field label={t('account.fields.fullName')} error={error('fullName')}>
           <input
             className={inputClass}
             autoComplete="name"
             maxLength={100}
-            value={values.fullName}
-            onChange={(e) => set('fullName', e.target.value)}
+            {...register('fullName')}
           />
         </Field>
         <Field label={t('account.fields.email')} error={error('email')}>
@@ -120,8 +104,7 @@ export default function SignUpPage() {
             className={inputClass}
             autoComplete="email"
             maxLength={254}
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
+            {...register('email')}
           />
         </Field>
         <Field
@@ -132,20 +115,18 @@ export default function SignUpPage() {
           <PasswordInput
             autoComplete="new-password"
             maxLength={128}
-            value={values.password}
-            onChange={(e) => set('password', e.target.value)}
             showLabel={t('account.fields.showPassword')}
             hideLabel={t('account.fields.hidePassword')}
+            {...register('password')}
           />
         </Field>
         <Field label={t('account.fields.confirmPassword')} error={error('confirmPassword')}>
           <PasswordInput
             autoComplete="new-password"
             maxLength={128}
-            value={values.confirmPassword}
-            onChange={(e) => set('confirmPassword', e.target.value)}
             showLabel={t('account.fields.showPassword')}
             hideLabel={t('account.fields.hidePassword')}
+            {...register('confirmPassword')}
           />
         </Field>
         <div>
@@ -153,9 +134,9 @@ export default function SignUpPage() {
             <input
               type="checkbox"
               className="mt-0.5 size-4 accent-teal-700"
-              checked={values.terms}
               aria-invalid={errors.terms ? true : undefined}
-              onChange={(e) => set('terms', e.target.checked)}
+              aria-describedby={errors.terms ? termsErrorId : undefined}
+              {...register('terms')}
             />
             <span>
               <TaggedText
@@ -175,7 +156,11 @@ export default function SignUpPage() {
               />
             </span>
           </label>
-          {errors.terms ? <p className="mt-1 text-sm text-red-700">{t(errors.terms)}</p> : null}
+          {errors.terms ? (
+            <p id={termsErrorId} className="mt-1 text-sm text-red-700">
+              {error('terms')}
+            </p>
+          ) : null}
         </div>
         <Button type="submit" className="w-full" disabled={mutation.isPending}>
           {mutation.isPending ? t('account.signUp.submitting') : t('account.signUp.submit')}

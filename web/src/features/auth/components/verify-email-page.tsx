@@ -12,7 +12,7 @@ import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 
-import { userQueryOptions } from '../api/get-user';
+import { userQueryOptions } from '@/lib/auth';
 import { verifyEmail } from '../api/verify-email';
 import { AuthCard } from './auth-card';
 

@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
-import type { DocumentSummary } from '@/features/site/api/get-document';
+import type { DocumentSummary } from '@/lib/documents';
 import { api } from '@/lib/api-client';
 
 export interface PostPage {

@@ -8,8 +8,10 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import type { DocumentSummary } from '@/features/site/api/get-document';
-import { DocumentPage, formatDay } from '@/features/site/components/document-page';
+import type { DocumentSummary } from '@/lib/documents';
+import { DocumentPage } from '@/components/document-page';
+import { Card } from '@/components/ui/card';
+import { formatDay } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import { usePosts } from '../api/posts';
@@ -125,10 +127,7 @@ export function BlogListPage() {
           <>
             <ul className="grid gap-6 md:grid-cols-2">
               {posts.data.items.map((post) => (
-                <li
-                  key={post.slug}
-                  className="flex flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-6"
-                >
+                <Card as="li" padding="lg" key={post.slug} className="flex flex-col gap-3">
                   <PostMeta post={post} />
                   <h2 className="text-xl font-semibold text-slate-900">
                     <Link to={paths.blogPost(post.slug)} className="hover:underline">
@@ -144,7 +143,7 @@ export function BlogListPage() {
                   >
                     {t('blog.readMore')}
                   </Link>
-                </li>
+                </Card>
               ))}
             </ul>
             {posts.data.pages > 1 ? (

@@ -9,9 +9,11 @@ import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Button } from '@/components/ui/button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
+import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 import { cn } from '@/lib/utils';
 
 import {
@@ -42,12 +44,12 @@ function InfoCard({
   children: ReactNode;
 }) {
   return (
-    <section className="rounded-2xl border border-slate-200 bg-white p-6">
+    <Card as="section" padding="lg">
       {icon}
       <h2 className="mt-3 text-lg font-semibold text-slate-900">{title}</h2>
       <p className="mt-1 text-sm text-slate-600">{text}</p>
       <div className="mt-3">{children}</div>
-    </section>
+    </Card>
   );
 }
 
@@ -111,10 +113,7 @@ export default function ContactPage() {
       </div>
 
       <div className="grid gap-8 lg:grid-cols-3">
-        <section
-          aria-labelledby="contact-form"
-          className="rounded-2xl border border-slate-200 bg-white p-6 lg:col-span-2"
-        >
+        <Card as="section" padding="lg" aria-labelledby="contact-form" className="lg:col-span-2">
           <h2 id="contact-form" className="text-xl font-semibold text-slate-900">
             {t('contact.formTitle')}
           </h2>
@@ -209,12 +208,9 @@ export default function ContactPage() {
               </Button>
             </div>
           </form>
-        </section>
+        </Card>
         <aside className="space-y-6">
-          <section
-            aria-labelledby="office"
-            className="rounded-2xl border border-slate-200 bg-white p-6"
-          >
+          <Card as="section" padding="lg" aria-labelledby="office">
             <h2 id="office" className="text-lg font-semibold text-slate-900">
               {t('contact.officeTitle')}
             </h2>
@@ -222,11 +218,8 @@ export default function ContactPage() {
             {config?.company_address ? (
               <p className="mt-1 whitespace-pre-line text-slate-700">{config.company_address}</p>
             ) : null}
-          </section>
-          <section
-            aria-labelledby="hours"
-            className="rounded-2xl border border-slate-200 bg-white p-6"
-          >
+          </Card>
+          <Card as="section" padding="lg" aria-labelledby="hours">
             <h2 id="hours" className="text-lg font-semibold text-slate-900">
               {t('contact.hoursTitle')}
             </h2>
@@ -235,7 +228,7 @@ export default function ContactPage() {
               <li>{t('contact.hours.saturday')}</li>
               <li>{t('contact.hours.sunday')}</li>
             </ul>
-          </section>
+          </Card>
         </aside>
       </div>
     </div>

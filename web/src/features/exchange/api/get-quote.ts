@@ -4,14 +4,12 @@ import { api, ApiError } from '@/lib/api-client';
 
 import { estimateQuote, estimateReceiveBelowMinimum } from '../lib/estimate';
 import { QuoteCache } from '../lib/quote-cache';
+import { QuoteFailure } from '../lib/quote-failure';
 import { RateLimitState } from '../lib/rate-limit';
 import type { Currency, Envelope, Quote, QuoteRequest } from '../types';
 
 const cache = new QuoteCache();
 const rateLimit = new RateLimitState();
-
-/** A quote failure the customer must hear about ('Exchange rate error'). */
-export class QuoteFailure extends Error {}
 
 export async function getQuote(
   request: QuoteRequest,

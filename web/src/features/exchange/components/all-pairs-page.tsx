@@ -10,7 +10,7 @@ import { paths } from '@/config/paths';
 
 import { useCurrencies } from '../api/get-currencies';
 import type { Currency } from '../types';
-import { CoinIcon, networkBadge } from './coin-icon';
+import { CoinIcon, networkBadge } from '@/components/coin-icon';
 
 const PAGE = 60;
 

@@ -9,15 +9,18 @@ import {
   CommandInput,
   CommandItem,
   CommandList,
+  CommandLoading,
 } from '@/components/ui/command';
 
 import { POPULAR_CODES, POPULAR_LIMIT } from '../lib/constants';
 import type { Currency } from '../types';
-import { CoinIcon, NetworkBadge } from './coin-icon';
+import { CoinIcon, NetworkBadge } from '@/components/coin-icon';
 
 interface Props {
   label: string;
   currencies: Currency[];
+  /** The list is on its way: say so rather than 'No cryptocurrency found.' */
+  loading?: boolean;
   onSelect: (currency: Currency) => void;
   onEscape: () => void;
 }
@@ -51,7 +54,7 @@ function Row({ currency, onSelect }: { currency: Currency; onSelect: (c: Currenc
   );
 }
 
-export default function CurrencyList({ label, currencies, onSelect, onEscape }: Props) {
+export default function CurrencyList({ label, currencies, loading, onSelect, onEscape }: Props) {
   const { t } = useTranslation();
   const search = useRef<HTMLInputElement>(null);
   // The list opens on a click: move the focus into its search box, as a menu would.
@@ -76,7 +79,11 @@ export default function CurrencyList({ label, currencies, onSelect, onEscape }: 
         ref={search}
       />
       <CommandList>
-        <CommandEmpty>{t('exchange.noCurrency')}</CommandEmpty>
+        {loading ? (
+          <CommandLoading>{t('exchange.loadingCurrencies')}</CommandLoading>
+        ) : (
+          <CommandEmpty>{t('exchange.noCurrency')}</CommandEmpty>
+        )}
         <CommandGroup heading={t('exchange.popular')}>
           {popular.map((c) => (
             <Row key={`popular-${c.code}`} currency={c} onSelect={onSelect} />

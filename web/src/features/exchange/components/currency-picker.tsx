@@ -8,14 +8,15 @@ import { Spinner } from '@/components/ui/spinner';
 import { lazyWithTexts } from '@/lib/i18n';
 
 import type { Currency } from '../types';
-import { CoinIcon, NetworkBadge, networkBadge } from './coin-icon';
+import { CoinIcon, NetworkBadge, networkBadge } from '@/components/coin-icon';
 
 const CurrencyList = lazyWithTexts(() => import('./currency-list'));
 
 interface Props {
   label: string;
   value: Currency | undefined;
-  currencies: Currency[];
+  /** The list to choose from; undefined while it loads. */
+  currencies: Currency[] | undefined;
   onChange: (currency: Currency) => void;
   disabled?: boolean;
 }
@@ -76,7 +77,8 @@ export function CurrencyPicker({ label, value, currencies, onChange, disabled }:
           <Suspense fallback={<Spinner label={t('common.loading')} className="py-8" />}>
             <CurrencyList
               label={label}
-              currencies={currencies}
+              currencies={currencies ?? []}
+              loading={!currencies}
               onSelect={(currency) => {
                 onChange(currency);
                 close();

@@ -5,12 +5,18 @@ import { QRCodeSVG } from 'qrcode.react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { CoinIcon } from '@/components/coin-icon';
+import { OrderStatusBadge } from '@/components/order-status-badge';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
 import { paths } from '@/config/paths';
+import { formatTime, formatUsd } from '@/lib/format';
 
+import { tagLabel } from '../lib/tag-label';
 import type { Order } from '../types';
-import { CoinIcon } from './coin-icon';
-import { CopyButton, Countdown, formatTime, ProgressBar, StatusBadge } from './order-parts';
+import { Countdown, ProgressBar } from './order-parts';
 
 export function orderLink(order: Pick<Order, 'id' | 'token'>): string {
   return `${paths.order(order.id)}?token=${encodeURIComponent(order.token)}`;
@@ -26,8 +32,9 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 }
 
 export function DepositInstructions({ order }: { order: Order }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const coin = order.from.coin ?? order.from.code;
+  const tagName = tagLabel(order.from.tagName, t);
   return (
     <section aria-labelledby="payment-title" className="space-y-3">
       <h3 id="payment-title" className="font-semibold">
@@ -48,27 +55,27 @@ export function DepositInstructions({ order }: { order: Order }) {
             <CopyButton
               value={order.from.address}
               what={t('order.depositAddress', { amount: order.from.amount, coin })}
-              toast={t('toast.addressCopied')}
+              successMessage={t('toast.addressCopied')}
             />
           </div>
           {order.from.tag ? (
             <div className="rounded-lg border-2 border-amber-400 bg-amber-50 p-2">
               <div className="flex items-center justify-between gap-2">
-                <span className="text-sm font-semibold">{order.from.tagName ?? 'Memo'}</span>
-                <span className="rounded bg-amber-500 px-1.5 py-0.5 text-xs font-bold text-white">
+                <span className="text-sm font-semibold">{tagName}</span>
+                <Badge tone="attention" size="sm">
                   {t('order.tagRequired')}
-                </span>
+                </Badge>
               </div>
               <div className="flex items-center gap-1">
                 <code className="flex-1 text-lg font-semibold">{order.from.tag}</code>
                 <CopyButton
                   value={order.from.tag}
-                  what={order.from.tagName ?? 'Memo'}
-                  toast={t('toast.tagCopied')}
+                  what={tagName}
+                  successMessage={t('toast.tagCopied')}
                 />
               </div>
               <p className="text-xs text-amber-950">
-                {t('order.tagWarning', { label: (order.from.tagName ?? 'memo').toLowerCase() })}
+                {t('order.tagWarning', { label: tagName.toLocaleLowerCase(i18n.language) })}
               </p>
             </div>
           ) : null}
@@ -91,7 +98,9 @@ export function OrderSummary({ order }: { order: Order }) {
         <CoinIcon coin={side.coin ?? side.code} />
         {amount} {side.coin}
       </p>
-      <p className="text-xs text-slate-600">{t('order.approxUsd', { usd: side.usd })}</p>
+      <p className="text-xs text-slate-600">
+        {t('exchange.approxUsd', { value: formatUsd(side.usd, i18n.language) })}
+      </p>
     </div>
   );
   return (
@@ -107,12 +116,16 @@ export function OrderSummary({ order }: { order: Order }) {
             <CopyButton
               value={order.id}
               what={t('order.orderId')}
-              toast={t('toast.orderIdCopied')}
+              successMessage={t('toast.orderIdCopied')}
             />
           </span>
         </Detail>
         <Detail term={t('order.rate')}>
-          1 {order.from.coin} ≈ {order.rate} {order.to.coin}
+          {t('exchange.rateLine', {
+            from: order.from.coin ?? order.from.code,
+            rate: order.rate,
+            to: order.to.coin ?? order.to.code,
+          })}
         </Detail>
         <Detail term={t('order.createdAt')}>{formatTime(order.time.reg, i18n.language)}</Detail>
         <Detail term={t('order.expiresAt')}>
@@ -138,9 +151,11 @@ export default function OrderCreated({
 }) {
   const { t } = useTranslation();
   return (
-    <section
+    <Card
+      as="section"
+      padding="responsive"
       aria-labelledby="order-created-title"
-      className="space-y-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      className="space-y-5 shadow-sm"
     >
       <div className="flex items-start justify-between gap-3">
         <div className="space-y-2">
@@ -149,7 +164,7 @@ export default function OrderCreated({
           </h2>
           <div className="flex items-center gap-2">
             <span className="text-sm text-slate-600">{t('order.details')}</span>
-            <StatusBadge status={order.status} />
+            <OrderStatusBadge status={order.status} />
           </div>
         </div>
         <Countdown deadline={order.time.expiration} />
@@ -171,6 +186,6 @@ export default function OrderCreated({
           <ExternalLink aria-hidden="true" className="size-4" />
         </a>
       </div>
-    </section>
+    </Card>
   );
 }

@@ -5,58 +5,30 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 
+import { OrderStatusBadge } from '@/components/order-status-badge';
 import { PageMeta } from '@/components/seo/page-meta';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { formatTime } from '@/lib/format';
+import { isRunningStatus } from '@/lib/order-status';
+import { useSiteConfig } from '@/lib/site-config';
 
 import {
   chooseEmergency,
   orderQueryOptions,
-  rememberedOrderToken,
   setRefundAddress,
   simulateDeposit,
   trackOrder,
-  useOrder,
 } from '../api/orders';
+import { pollInterval, useOrderEvents } from '../hooks/use-order-events';
+import { rememberedOrderToken } from '../lib/order-tokens';
 import type { Order } from '../types';
 import { DepositInstructions, OrderSummary } from './order-created';
-import { Countdown, formatTime, ProgressBar, StatusBadge } from './order-parts';
-
-interface TimelineEntry {
-  id: string;
-  status: string;
-  detail: string | null;
-  at: number;
-}
-
-/** Every status change as the server reports it; refreshes the order on each. */
-function useOrderEvents(id: string, token: string | null, onChange: () => void): TimelineEntry[] {
-  const [entries, setEntries] = useState<TimelineEntry[]>([]);
-  useEffect(() => {
-    if (!token || typeof EventSource === 'undefined') return;
-    const source = new EventSource(
-      `/api/orders/${encodeURIComponent(id)}/events?token=${encodeURIComponent(token)}`,
-    );
-    source.addEventListener('status', (event) => {
-      const data = JSON.parse((event as MessageEvent<string>).data) as Omit<TimelineEntry, 'id'>;
-      const entryId = (event as MessageEvent).lastEventId;
-      setEntries((current) =>
-        current.some((e) => e.id === entryId) ? current : [...current, { ...data, id: entryId }],
-      );
-      onChange();
-      // The server ends the stream after a final status; do not let EventSource reconnect.
-      if (['COMPLETED', 'REFUNDED', 'EXPIRED'].includes(data.status)) source.close();
-    });
-    return () => source.close();
-    // onChange is stable enough: it only invalidates a query.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, token]);
-  return entries;
-}
-
-const RUNNING = new Set(['NEW', 'CONFIRMING', 'EXCHANGE', 'SENDING']);
+import { Countdown, ProgressBar } from './order-parts';
 
 /** The refund address can be set or changed until the order finishes. */
 function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
@@ -81,10 +53,7 @@ function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Or
     }
   };
   return (
-    <section
-      aria-labelledby={`${ids}-title`}
-      className="space-y-2 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
-    >
+    <Card as="section" padding="responsive" aria-labelledby={`${ids}-title`} className="space-y-2">
       <h2 id={`${ids}-title`} className="font-semibold">
         {t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
       </h2>
@@ -99,19 +68,15 @@ function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Or
         </div>
       ) : (
         <form onSubmit={(e) => void save(e)} className="space-y-2">
-          <input
+          <Input
             aria-label={t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
             value={address}
             onChange={(e) => setAddress(e.target.value)}
-            className="h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+            className="font-mono text-sm"
             autoComplete="off"
             spellCheck={false}
           />
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
+          {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={busy || !address.trim()}>
               {t('order.refundSave')}
@@ -123,7 +88,7 @@ function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Or
         </form>
       )}
       <p className="text-xs text-slate-600">{t('order.refundHint')}</p>
-    </section>
+    </Card>
   );
 }
 
@@ -153,9 +118,12 @@ function SandboxDeposit({ order, onDone }: { order: Order; onDone: (order: Order
   };
   const coin = order.from.coin ?? order.from.code;
   return (
-    <section
+    <Card
+      as="section"
+      tone="warning"
+      padding="responsive"
       aria-labelledby={`${ids}-title`}
-      className="space-y-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-6"
+      className="space-y-3"
     >
       <h2 id={`${ids}-title`} className="font-semibold">
         {t('order.sandboxTitle')}
@@ -166,20 +134,20 @@ function SandboxDeposit({ order, onDone }: { order: Order; onDone: (order: Order
           <label htmlFor={`${ids}-amount`} className="text-sm font-medium">
             {t('order.sandboxAmount', { coin })}
           </label>
-          <input
+          <Input
             id={`${ids}-amount`}
             value={amount}
             onChange={(e) => setAmount(e.target.value.replace(',', '.'))}
             inputMode="decimal"
             autoComplete="off"
-            className="mt-1 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+            className="mt-1 font-mono text-sm"
           />
         </div>
         <Button type="submit" disabled={busy || !amount.trim()}>
           {t('order.sandboxSend')}
         </Button>
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -227,18 +195,18 @@ function EmergencyChoice({ order, onDone }: { order: Order; onDone: (order: Orde
         <label htmlFor={`${ids}-refund`} className="text-sm font-medium">
           {t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
         </label>
-        <input
+        <Input
           id={`${ids}-refund`}
           value={address}
           onChange={(e) => setAddress(e.target.value)}
-          className="mt-1 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 font-mono text-sm"
+          className="mt-1 font-mono text-sm"
           autoComplete="off"
           spellCheck={false}
         />
         {error ? (
-          <p role="alert" className="mt-1 text-sm text-red-700">
+          <Alert tone="error" className="mt-1">
             {error}
-          </p>
+          </Alert>
         ) : null}
       </div>
       <div className="flex flex-col gap-2 sm:flex-row">
@@ -279,28 +247,36 @@ function PublicStatus({ orderId }: { orderId: string }) {
   if (!tracked.data) return <p className="mt-3 text-slate-700">{t('order.notFound')}</p>;
   const order = tracked.data;
   return (
-    <div className="mt-6 space-y-4 rounded-2xl border border-slate-200 bg-white p-4 text-left sm:p-6">
+    <Card padding="responsive" className="mt-6 space-y-4 text-left">
       <p className="text-sm text-slate-700">{t('order.publicView')}</p>
-      <StatusBadge status={order.status} />
+      <OrderStatusBadge status={order.status} />
       <ProgressBar status={order.status} />
       <p className="text-lg font-semibold">
         {order.from.amount} {order.from.coin} → {order.to.amount} {order.to.coin}
       </p>
-    </div>
+    </Card>
   );
 }
 
 export default function OrderPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { orderId = '' } = useParams();
   const [params] = useSearchParams();
   const token = params.get('token') ?? rememberedOrderToken(orderId);
   const queryClient = useQueryClient();
   const { data: config } = useSiteConfig();
-  const query = useOrder(orderId, token);
-  const refresh = () =>
-    void queryClient.invalidateQueries({ queryKey: orderQueryOptions(orderId, token).queryKey });
-  const timeline = useOrderEvents(orderId, token ?? query.data?.token ?? null, refresh);
+  const options = orderQueryOptions(orderId, token);
+  const { queryKey } = options;
+  // The owner may open the order without its token: the fetched order carries it.
+  const knownToken = token ?? queryClient.getQueryData(queryKey)?.token ?? null;
+  const events = useOrderEvents(orderId, knownToken, () => {
+    void queryClient.invalidateQueries({ queryKey });
+  });
+  const query = useQuery({
+    ...options,
+    refetchInterval: (q) => pollInterval(q.state.data?.status, events.live),
+  });
+  const update = (order: Order) => queryClient.setQueryData(queryKey, order);
 
   useEffect(() => {
     if (query.error)
@@ -328,56 +304,41 @@ export default function OrderPage() {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="space-y-2">
           <h1 className="text-2xl font-semibold">{title}</h1>
-          <StatusBadge status={order.status} />
+          <OrderStatusBadge status={order.status} />
         </div>
         {order.status === 'NEW' ? <Countdown deadline={order.time.expiration} /> : null}
       </div>
       <ProgressBar status={order.status} />
-      {order.status === 'EMERGENCY' ? (
-        <EmergencyChoice
-          order={order}
-          onDone={(updated) =>
-            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
-          }
-        />
-      ) : null}
+      {order.status === 'EMERGENCY' ? <EmergencyChoice order={order} onDone={update} /> : null}
       {order.status === 'NEW' ? <DepositInstructions order={order} /> : null}
       {config?.sandbox && (order.status === 'NEW' || order.status === 'EXPIRED') ? (
-        <SandboxDeposit
-          order={order}
-          onDone={(updated) =>
-            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
-          }
-        />
+        <SandboxDeposit order={order} onDone={update} />
       ) : null}
-      <div className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+      <Card padding="responsive">
         <OrderSummary order={order} />
-      </div>
-      {RUNNING.has(order.status) ? (
-        <RefundAddressForm
-          order={order}
-          onDone={(updated) =>
-            queryClient.setQueryData(orderQueryOptions(orderId, token).queryKey, updated)
-          }
-        />
-      ) : null}
-      <section
-        aria-labelledby="timeline-title"
-        className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
-      >
-        <h2 id="timeline-title" className="font-semibold">
-          {t('order.timeline')}
-        </h2>
-        <ol className="mt-3 space-y-2">
-          {timeline.map((entry) => (
-            <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
-              <StatusBadge status={entry.status} />
-              <span className="text-slate-600">{formatTime(entry.at, i18n.language)}</span>
-            </li>
-          ))}
-        </ol>
-        <p className="mt-4 text-xs text-slate-600">{t('order.shareLink')}</p>
-      </section>
+      </Card>
+      {isRunningStatus(order.status) ? <RefundAddressForm order={order} onDone={update} /> : null}
+      <Timeline entries={events.timeline} />
     </section>
+  );
+}
+
+function Timeline({ entries }: { entries: ReturnType<typeof useOrderEvents>['timeline'] }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Card as="section" padding="responsive" aria-labelledby="timeline-title">
+      <h2 id="timeline-title" className="font-semibold">
+        {t('order.timeline')}
+      </h2>
+      <ol className="mt-3 space-y-2">
+        {entries.map((entry) => (
+          <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
+            <OrderStatusBadge status={entry.status} />
+            <span className="text-slate-600">{formatTime(entry.at, i18n.language)}</span>
+          </li>
+        ))}
+      </ol>
+      <p className="mt-4 text-xs text-slate-600">{t('order.shareLink')}</p>
+    </Card>
   );
 }

@@ -2,11 +2,12 @@
 // a 0.8 s pause after a detection, coin-URI prefixes and query parts stripped. Loaded only
 // when opened, with its decoder.
 import jsQR from 'jsqr';
-import { Camera, RefreshCw, X } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Camera, RefreshCw } from 'lucide-react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
 
 import { addressFromQr } from '../lib/address-rules';
 
@@ -22,19 +23,22 @@ interface Props {
 
 export default function QrScannerDialog({ onScan, onClose, sample }: Props) {
   const { t } = useTranslation();
-  const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const stream = useRef<MediaStream | null>(null);
   const [facing, setFacing] = useState<'environment' | 'user'>('environment');
   const [scanning, setScanning] = useState(true);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const element = dialog.current;
-    element?.showModal();
-    return () => element?.close();
-  }, []);
+  // The 0.8 s pause after a detection: cleared when the dialog goes, so closing it (Cancel,
+  // Escape) during the pause never fills the address.
+  const detection = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (detection.current) clearTimeout(detection.current);
+    },
+    [],
+  );
+  const detected = useEffectEvent((address: string) => onScan(address));
 
   const stopCamera = useCallback(() => {
     stream.current?.getTracks().forEach((track) => track.stop());
@@ -86,70 +90,21 @@ export default function QrScannerDialog({ onScan, onClose, sample }: Props) {
       const address = found ? addressFromQr(found.data) : '';
       if (address) {
         pausedUntil = Date.now() + PAUSE_AFTER_DETECTION_MS;
-        setTimeout(() => onScan(address), PAUSE_AFTER_DETECTION_MS);
+        detection.current = setTimeout(() => detected(address), PAUSE_AFTER_DETECTION_MS);
         setScanning(false);
       }
     }, SCAN_EVERY_MS);
     return () => clearInterval(timer);
-  }, [scanning, onScan]);
+  }, [scanning]);
 
   const problem = error ?? (navigator.mediaDevices ? null : t('scanner.denied'));
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="qr-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl p-0 backdrop:bg-slate-900/60"
-    >
-      <div className="space-y-4 p-5">
-        <div className="flex items-center justify-between">
-          <h2 id="qr-title" className="text-lg font-semibold">
-            {t('scanner.title')}
-          </h2>
-          <Button variant="ghost" size="icon" aria-label={t('scanner.cancel')} onClick={onClose}>
-            <X aria-hidden="true" className="size-4" />
-          </Button>
-        </div>
-        <div className="relative aspect-video overflow-hidden rounded-lg bg-slate-900">
-          <video
-            ref={video}
-            muted
-            playsInline
-            className="size-full object-cover"
-            aria-label={t('scanner.camera')}
-          />
-          <div
-            aria-hidden="true"
-            className="pointer-events-none absolute inset-[18%] rounded-xl border-4 border-white/80"
-          />
-          <canvas ref={canvas} className="hidden" />
-        </div>
-        {problem ? (
-          <p role="alert" className="text-sm text-red-700">
-            {problem}
-          </p>
-        ) : (
-          <p className="text-sm text-slate-600">{t('scanner.hint')}</p>
-        )}
-        {sample ? (
-          <section
-            aria-labelledby="qr-sample-title"
-            className="rounded-lg bg-slate-100 p-3 text-sm"
-          >
-            <h3 id="qr-sample-title" className="font-medium">
-              {t('scanner.sampleTitle')}
-            </h3>
-            <p className="mt-1 text-slate-700">{t('scanner.sampleText', { coin: sample.coin })}</p>
-            <code className="mt-2 block font-mono text-xs break-all">{sample.address}</code>
-            <Button variant="outline" size="sm" className="mt-2" onClick={sample.onUse}>
-              {t('scanner.sampleUse')}
-            </Button>
-          </section>
-        ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
+    <Dialog
+      open
+      onClose={onClose}
+      title={t('scanner.title')}
+      footer={
+        <>
           <Button variant="outline" onClick={onClose}>
             {t('scanner.cancel')}
           </Button>
@@ -164,8 +119,42 @@ export default function QrScannerDialog({ onScan, onClose, sample }: Props) {
             <Camera aria-hidden="true" className="size-4" />
             {scanning ? t('scanner.stop') : t('scanner.start')}
           </Button>
-        </div>
+        </>
+      }
+    >
+      <div className="relative aspect-video overflow-hidden rounded-lg bg-slate-900">
+        <video
+          ref={video}
+          muted
+          playsInline
+          className="size-full object-cover"
+          aria-label={t('scanner.camera')}
+        />
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-[18%] rounded-xl border-4 border-white/80"
+        />
+        <canvas ref={canvas} className="hidden" />
       </div>
-    </dialog>
+      {problem ? (
+        <p role="alert" className="text-sm text-red-700">
+          {problem}
+        </p>
+      ) : (
+        <p className="text-sm text-slate-600">{t('scanner.hint')}</p>
+      )}
+      {sample ? (
+        <section aria-labelledby="qr-sample-title" className="rounded-lg bg-slate-100 p-3 text-sm">
+          <h3 id="qr-sample-title" className="font-medium">
+            {t('scanner.sampleTitle')}
+          </h3>
+          <p className="mt-1 text-slate-700">{t('scanner.sampleText', { coin: sample.coin })}</p>
+          <code className="mt-2 block font-mono text-xs break-all">{sample.address}</code>
+          <Button variant="outline" size="sm" className="mt-2" onClick={sample.onUse}>
+            {t('scanner.sampleUse')}
+          </Button>
+        </section>
+      ) : null}
+    </Dialog>
   );
 }

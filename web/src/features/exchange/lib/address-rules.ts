@@ -62,7 +62,20 @@ export function networkLabel(currency: Pick<Currency, 'network'>): string {
 }
 
 export type AddressProblem =
-  { kind: 'empty'; variant: 'destination' | 'your' } | { kind: 'invalid' };
+  | { kind: 'empty'; variant: 'destination' | 'your' }
+  | { kind: 'invalid' }
+  /** The server's verdict: the pattern fits but the checksum does not (a typo). */
+  | { kind: 'checksum' };
+
+/** The server found the destination address wrong: no order was asked for. */
+export class AddressRejected extends Error {
+  constructor(
+    readonly address: string,
+    readonly problem: AddressProblem,
+  ) {
+    super('The destination address was rejected');
+  }
+}
 
 export function checkAddress(
   currency: Pick<Currency, 'code' | 'coin' | 'network'>,

@@ -8,9 +8,11 @@ import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
+import { Card } from '@/components/ui/card';
+import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import { useSiteConfig } from '@/features/site/api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 import { cn } from '@/lib/utils';
 
 import { FAQ_CATEGORIES, type FaqCategory, type FaqItem, matches } from '../lib/faq';
@@ -44,7 +46,7 @@ function Question({ item }: { item: FaqItem }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
-    <li className="rounded-xl border border-slate-200 bg-white">
+    <Card as="li" padding="none">
       <h3>
         <button
           type="button"
@@ -63,7 +65,46 @@ function Question({ item }: { item: FaqItem }) {
       <div id={id} hidden={!open} className="px-4 pb-4 text-slate-700">
         {item.answer}
       </div>
-    </li>
+    </Card>
+  );
+}
+
+/** The count line, the questions, or 'no results' with Clear Search. */
+function Questions({
+  items,
+  shown,
+  query,
+  onClear,
+}: {
+  items: FaqItem[];
+  shown: FaqItem[];
+  query: string;
+  onClear: () => void;
+}) {
+  const { t } = useTranslation();
+  const searching = query.trim() !== '';
+  return (
+    <>
+      <p aria-live="polite" className="text-sm text-slate-600">
+        {searching
+          ? t('faqPage.countMatching', { count: shown.length, total: items.length })
+          : t('faqPage.count', { count: shown.length })}
+      </p>
+      {shown.length > 0 ? (
+        <ul className="space-y-3">
+          {shown.map((item) => (
+            <Question key={item.id} item={item} />
+          ))}
+        </ul>
+      ) : (
+        <Card padding="lg" className="text-center">
+          <p className="text-slate-700">{t('faqPage.noResults', { query: query.trim() })}</p>
+          <Button variant="outline" className="mt-4" onClick={onClear}>
+            {t('faqPage.clear')}
+          </Button>
+        </Card>
+      )}
+    </>
   );
 }
 
@@ -76,7 +117,6 @@ export default function FaqPage() {
   const shown = searching
     ? items.filter((item) => matches(item, query))
     : items.filter((item) => item.category === category);
-  const tabsId = useId();
 
   return (
     <div className="mx-auto max-w-4xl space-y-8 px-4 py-12">
@@ -101,59 +141,25 @@ export default function FaqPage() {
         </label>
       </header>
 
-      {!searching ? (
-        <div
-          role="tablist"
-          aria-label={t('faqPage.title')}
-          className="flex flex-wrap justify-center gap-2"
-        >
-          {FAQ_CATEGORIES.map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              id={`${tabsId}-${name}`}
-              aria-selected={category === name}
-              aria-controls={`${tabsId}-panel`}
-              onClick={() => setCategory(name)}
-              className={cn(
-                'rounded-full px-4 py-2 text-sm font-medium',
-                category === name
-                  ? 'bg-teal-700 text-white'
-                  : 'bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50',
-              )}
-            >
-              {t(`faqPage.categories.${name}`)}
-            </button>
-          ))}
+      {searching ? (
+        <div className="space-y-4">
+          <Questions items={items} shown={shown} query={query} onClear={() => setQuery('')} />
         </div>
-      ) : null}
-
-      <div
-        id={`${tabsId}-panel`}
-        {...(searching ? {} : { role: 'tabpanel', 'aria-labelledby': `${tabsId}-${category}` })}
-        className="space-y-4"
-      >
-        <p aria-live="polite" className="text-sm text-slate-600">
-          {searching
-            ? t('faqPage.countMatching', { count: shown.length, total: items.length })
-            : t('faqPage.count', { count: shown.length })}
-        </p>
-        {shown.length > 0 ? (
-          <ul className="space-y-3">
-            {shown.map((item) => (
-              <Question key={item.id} item={item} />
-            ))}
-          </ul>
-        ) : (
-          <div className="rounded-xl border border-slate-200 bg-white p-6 text-center">
-            <p className="text-slate-700">{t('faqPage.noResults', { query: query.trim() })}</p>
-            <Button variant="outline" className="mt-4" onClick={() => setQuery('')}>
-              {t('faqPage.clear')}
-            </Button>
-          </div>
-        )}
-      </div>
+      ) : (
+        <Tabs
+          label={t('faqPage.title')}
+          variant="pill"
+          items={FAQ_CATEGORIES.map((name) => ({
+            value: name,
+            label: t(`faqPage.categories.${name}`),
+          }))}
+          value={category}
+          onValueChange={setCategory}
+          panelClassName="mt-8 space-y-4"
+        >
+          <Questions items={items} shown={shown} query={query} onClear={() => setQuery('')} />
+        </Tabs>
+      )}
 
       <section className="rounded-2xl bg-slate-100 p-6 text-center">
         <h2 className="text-xl font-semibold text-slate-900">{t('faqPage.moreTitle')}</h2>

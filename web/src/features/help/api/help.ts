@@ -2,7 +2,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
-import type { DocumentSummary } from '@/features/site/api/get-document';
+import type { DocumentSummary } from '@/lib/documents';
 import { api } from '@/lib/api-client';
 
 export const HELP_CATEGORIES = ['getting-started', 'exchanges', 'wallets-security'] as const;

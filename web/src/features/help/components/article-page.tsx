@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 
 import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { DocumentPage } from '@/features/site/components/document-page';
+import { DocumentPage } from '@/components/document-page';
 
 import { useArticles } from '../api/help';
 

@@ -1,16 +1,18 @@
 // The help centre (spec/accounts-and-pages.md §2.4): a search over the articles, the three
 // category cards, the Popular Guides / Video Tutorials / FAQ tabs, and Contact Support.
 import { BookOpen, LifeBuoy, Search, ShieldCheck } from 'lucide-react';
-import { useDeferredValue, useId, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { buttonVariants } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { Card } from '@/components/ui/card';
+import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import type { DocumentSummary } from '@/features/site/api/get-document';
+import type { DocumentSummary } from '@/lib/documents';
 import { cn } from '@/lib/utils';
 
 import { HELP_CATEGORIES, useArticles, useHelpSearch } from '../api/help';
@@ -76,10 +78,10 @@ export default function HelpPage() {
               </p>
               <ul className="space-y-3">
                 {search.data.map((hit) => (
-                  <li key={hit.slug} className="rounded-xl border border-slate-200 bg-white p-4">
+                  <Card as="li" padding="sm" key={hit.slug}>
                     <ArticleLink article={hit} />
                     <p className="mt-1 text-sm text-slate-600">{hit.excerpt}</p>
-                  </li>
+                  </Card>
                 ))}
               </ul>
             </>
@@ -105,11 +107,7 @@ export default function HelpPage() {
               const Icon = ICONS[category];
               const inCategory = articles.data.filter((a) => a.category === category);
               return (
-                <section
-                  key={category}
-                  aria-labelledby={`help-${category}`}
-                  className="rounded-2xl border border-slate-200 bg-white p-6"
-                >
+                <Card as="section" padding="lg" key={category} aria-labelledby={`help-${category}`}>
                   <Icon aria-hidden="true" className="size-8 text-teal-700" />
                   <h2 id={`help-${category}`} className="mt-3 text-xl font-semibold text-slate-900">
                     {t(`help.categories.${category}`)}
@@ -124,7 +122,7 @@ export default function HelpPage() {
                       </li>
                     ))}
                   </ul>
-                </section>
+                </Card>
               );
             })}
           </div>
@@ -153,42 +151,19 @@ type Tab = 'popular' | 'videos' | 'faq';
 function HelpTabs({ articles }: { articles: DocumentSummary[] }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('popular');
-  const id = useId();
   const tabs: Tab[] = ['popular', 'videos', 'faq'];
   const bySlug = (slugs: string[]) =>
     slugs
       .map((s) => articles.find((a) => a.slug === s))
       .filter((a): a is DocumentSummary => Boolean(a));
   return (
-    <section className="rounded-2xl border border-slate-200 bg-white p-6">
-      <div
-        role="tablist"
-        aria-label={t('help.title')}
-        className="flex flex-wrap gap-2 border-b border-slate-200 pb-3"
-      >
-        {tabs.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`${id}-${name}`}
-            aria-selected={tab === name}
-            aria-controls={`${id}-${name}-panel`}
-            onClick={() => setTab(name)}
-            className={cn(
-              'rounded-lg px-4 py-2 text-sm font-medium',
-              tab === name ? 'bg-teal-700 text-white' : 'text-slate-700 hover:bg-slate-100',
-            )}
-          >
-            {t(`help.tabs.${name}`)}
-          </button>
-        ))}
-      </div>
-      <div
-        role="tabpanel"
-        id={`${id}-${tab}-panel`}
-        aria-labelledby={`${id}-${tab}`}
-        className="pt-4"
+    <Card as="section" padding="lg">
+      <Tabs
+        label={t('help.title')}
+        items={tabs.map((name) => ({ value: name, label: t(`help.tabs.${name}`) }))}
+        value={tab}
+        onValueChange={setTab}
+        panelClassName="pt-4"
       >
         {tab === 'popular' ? (
           <ul className="grid gap-4 sm:grid-cols-2">
@@ -224,7 +199,7 @@ function HelpTabs({ articles }: { articles: DocumentSummary[] }) {
             </Link>
           </div>
         ) : null}
-      </div>
-    </section>
+      </Tabs>
+    </Card>
   );
 }

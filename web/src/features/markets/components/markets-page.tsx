@@ -6,11 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
-import { inputClass } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
+import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { formatTime } from '@/features/exchange/components/order-parts';
-import { useCurrencies } from '@/features/exchange/api/get-currencies';
-import { formatDay } from '@/features/site/components/document-page';
+import { formatDay, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import { type MarketCoin, useCoins } from '../api/get-coins';
@@ -18,6 +17,7 @@ import { useFavorites } from '../lib/favorites';
 import {
   formatBillions,
   formatChange,
+  formatCountMillions,
   formatMillions,
   formatPrice,
   searchCoins,
@@ -135,7 +135,7 @@ const CoinRow = memo(function CoinRow({
       <td className="px-3 py-3 text-right whitespace-nowrap">
         {formatMillions(coin.total_volume, locale)}
       </td>
-      <td className="px-3 py-3 text-right whitespace-nowrap">{`${formatMillions(coin.circulating_supply, locale, '')} ${symbol}`}</td>
+      <td className="px-3 py-3 text-right whitespace-nowrap">{`${formatCountMillions(coin.circulating_supply, locale)} ${symbol}`}</td>
       <td className="px-3 py-3">
         {coin.sparkline_in_7d?.price.length ? (
           <Sparkline
@@ -148,10 +148,10 @@ const CoinRow = memo(function CoinRow({
   );
 });
 
-export default function MarketsPage() {
+/** `tradableCoins`: the tickers Ferry exchanges (upper case), which get an exchange link. */
+export default function MarketsPage({ tradableCoins }: { tradableCoins: ReadonlySet<string> }) {
   const { t, i18n } = useTranslation();
   const coins = useCoins();
-  const { data: currencies } = useCurrencies();
   const { favorites, toggle } = useFavorites();
   const [view, setView] = useState<'all' | 'favorites'>('all');
   const [query, setQuery] = useState('');
@@ -176,7 +176,6 @@ export default function MarketsPage() {
     { key: 'total_volume', label: t('markets.columns.volume'), numeric: true },
     { key: 'circulating_supply', label: t('markets.columns.supply'), numeric: true },
   ];
-  const tradable = new Set((currencies?.list ?? []).map((c) => c.coin.toUpperCase()));
 
   const data = coins.data;
   const shown = useMemo(() => {
@@ -270,7 +269,7 @@ export default function MarketsPage() {
             ) : null}
           </p>
         ) : (
-          <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+          <Card padding="none" className="overflow-x-auto">
             <table className="w-full text-sm">
               <thead className="bg-slate-50 text-slate-700">
                 <tr>
@@ -322,14 +321,14 @@ export default function MarketsPage() {
                     key={coin.id}
                     coin={coin}
                     favorite={favorites.includes(coin.id)}
-                    tradable={tradable.has(coin.symbol.toUpperCase())}
+                    tradable={tradableCoins.has(coin.symbol.toUpperCase())}
                     locale={locale}
                     onToggle={toggle}
                   />
                 ))}
               </tbody>
             </table>
-          </div>
+          </Card>
         )
       ) : null}
     </div>

@@ -4,6 +4,7 @@ import type { MarketCoin } from '../api/get-coins';
 import {
   formatBillions,
   formatChange,
+  formatCountMillions,
   formatMillions,
   formatPrice,
   searchCoins,
@@ -31,7 +32,9 @@ describe('markets formatting (spec §2.3)', () => {
     expect(formatPrice(0.0123)).toBe('$0.0123');
     expect(formatBillions(2_088_450_000_000)).toBe('$2,088.45B');
     expect(formatMillions(54_950_000)).toBe('$54.95M');
-    expect(formatMillions(19_890_000, 'en', '')).toBe('19.89M');
+    expect(formatCountMillions(19_890_000)).toBe('19.89M');
+    // The locale places the symbol: after the digits in German.
+    expect(formatPrice(64123.456, 'de')).toMatch(/^64\.123,46\s\$$/);
     expect(formatChange(1.5)).toBe('+1.50%');
     expect(formatChange(-2.25)).toBe('−2.25%');
     expect(formatChange(null)).toBe('—');

@@ -1,29 +1,38 @@
-// The markets table's formatting (spec/accounts-and-pages.md §2.3): price with a $ sign,
-// market cap in billions, volume and circulating supply in millions, changes with a sign.
+// The markets table's formatting (spec/accounts-and-pages.md §2.3): price in dollars, market
+// cap in billions, volume and circulating supply in millions, changes with a sign — on the
+// app's one formatter (lib/format.ts), so the dollar sign sits where the reader's locale puts it.
+import { formatNumber, formatUsd, formatUsdIn, toFinite } from '@/lib/format';
+
 import type { MarketCoin } from '../api/get-coins';
 
 const DASH = '—';
+const TWO_DIGITS = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 
 export function formatPrice(value: number | null, locale = 'en'): string {
-  if (value === null || !Number.isFinite(value)) return DASH;
-  const digits = value >= 1 ? 2 : value >= 0.01 ? 4 : 8;
-  return `$${value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+  const number = toFinite(value);
+  if (number === null) return DASH;
+  return formatUsd(number, locale, number >= 1 ? 2 : number >= 0.01 ? 4 : 8);
 }
 
 export function formatBillions(value: number | null, locale = 'en'): string {
-  if (value === null || !Number.isFinite(value)) return DASH;
-  return `$${(value / 1e9).toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}B`;
+  return formatUsdIn('billions', value, locale);
 }
 
-export function formatMillions(value: number | null, locale = 'en', prefix = '$'): string {
-  if (value === null || !Number.isFinite(value)) return DASH;
-  return `${prefix}${(value / 1e6).toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}M`;
+export function formatMillions(value: number | null, locale = 'en'): string {
+  return formatUsdIn('millions', value, locale);
+}
+
+/** A count in millions without a currency (circulating supply): `19.89M`. */
+export function formatCountMillions(value: number | null, locale = 'en'): string {
+  const number = toFinite(value);
+  return number === null ? DASH : `${formatNumber(number / 1e6, locale, TWO_DIGITS)}M`;
 }
 
 export function formatChange(value: number | null, locale = 'en'): string {
-  if (value === null || !Number.isFinite(value)) return DASH;
-  const sign = value > 0 ? '+' : value < 0 ? '−' : '';
-  return `${sign}${Math.abs(value).toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}%`;
+  const number = toFinite(value);
+  if (number === null) return DASH;
+  const sign = number > 0 ? '+' : number < 0 ? '−' : '';
+  return `${sign}${formatNumber(Math.abs(number), locale, TWO_DIGITS)}%`;
 }
 
 export type SortKey =

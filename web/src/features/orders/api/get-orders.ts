@@ -19,6 +19,7 @@ export interface ListedOrder {
 export const ordersQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/orders'],
+    meta: { private: true },
     queryFn: () => api.get<ListedOrder[]>('/api/orders'),
     // A list that changes as orders move: refetch when the page is revisited.
     staleTime: 0,

@@ -7,13 +7,16 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Alert } from '@/components/ui/alert';
 import { buttonVariants } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { Menu } from '@/components/ui/menu';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { CoinIcon } from '@/features/exchange/components/coin-icon';
-import { formatTime, StatusBadge } from '@/features/exchange/components/order-parts';
+import { CoinIcon } from '@/components/coin-icon';
+import { OrderStatusBadge } from '@/components/order-status-badge';
+import { Card } from '@/components/ui/card';
+import { formatTime } from '@/lib/format';
 import { ApiError } from '@/lib/api-client';
 
 import { useOrders, type ListedOrder } from '../api/get-orders';
@@ -51,11 +54,7 @@ export default function OrdersPage() {
   if (orders.isPending) body = <Spinner label={t('common.loading')} />;
   else if (orders.error instanceof ApiError && orders.error.status === 401) body = <SignInPrompt />;
   else if (orders.error) {
-    body = (
-      <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-800">
-        {t('account.orders.error')}
-      </p>
-    );
+    body = <Alert tone="error">{t('account.orders.error')}</Alert>;
   } else if (orders.data.length === 0) body = <EmptyState />;
   else {
     const shown = filterOrders(orders.data, search, status);
@@ -124,7 +123,7 @@ function OrdersTable({ orders }: { orders: ListedOrder[] }) {
     </span>
   );
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+    <Card padding="none" className="overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-slate-700">
           <tr>
@@ -158,7 +157,7 @@ function OrdersTable({ orders }: { orders: ListedOrder[] }) {
               <td className="px-4 py-3">{amount(order.from_amount, order.from_currency)}</td>
               <td className="px-4 py-3">{amount(order.to_amount, order.to_currency)}</td>
               <td className="px-4 py-3">
-                <StatusBadge status={order.status} />
+                <OrderStatusBadge status={order.status} />
               </td>
               <td className="px-4 py-3 text-right">
                 <Link
@@ -173,7 +172,7 @@ function OrdersTable({ orders }: { orders: ListedOrder[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Card>
   );
 }
 
@@ -193,12 +192,12 @@ function EmptyState() {
 function SignInPrompt() {
   const { t } = useTranslation();
   return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-10 text-center">
+    <Card padding="roomy" className="text-center">
       <h2 className="text-xl font-semibold text-slate-900">{t('account.orders.signInTitle')}</h2>
       <p className="mt-2 text-slate-600">{t('account.orders.signInText')}</p>
       <Link to={paths.auth} className={buttonVariants({ className: 'mt-6' })}>
         {t('account.orders.signIn')}
       </Link>
-    </div>
+    </Card>
   );
 }

@@ -88,6 +88,7 @@ export interface AffiliateSummary {
 export const apiKeysQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/api-keys'],
+    meta: { private: true },
     queryFn: () => api.get<{ keys: ApiKey[]; email_verified: boolean }>('/api/api-keys'),
     staleTime: 0,
   });
@@ -97,6 +98,7 @@ export const useApiKeys = () => useQuery(apiKeysQueryOptions());
 export const deliveriesQueryOptions = (keyId: string) =>
   queryOptions({
     queryKey: ['/api/api-keys', keyId, 'deliveries'],
+    meta: { private: true },
     queryFn: () =>
       api.get<{ deliveries: WebhookDelivery[] }>(
         `/api/api-keys/${encodeURIComponent(keyId)}/deliveries`,
@@ -112,6 +114,7 @@ function useKeysMutation<I, O>(call: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
+    meta: { private: true },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryOptions().queryKey }),
   });
 }
@@ -137,6 +140,7 @@ export const useSetWebhook = () =>
 export const affiliateQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/affiliate'],
+    meta: { private: true },
     queryFn: () => api.get<AffiliateSummary>('/api/affiliate'),
     staleTime: 0,
   });
@@ -148,6 +152,7 @@ export function useRequestPayout() {
   return useMutation({
     mutationFn: (input: { currency: string; address: string; tag?: string }) =>
       api.post<{ message: string; payout: Payout }>('/api/affiliate/payouts', input),
+    meta: { private: true },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: affiliateQueryOptions().queryKey }),
   });
 }

@@ -1,17 +1,22 @@
 // /affiliate: the partner's referral link (copy, QR), statistics, the last 90 days, the
 // attributed orders and payout requests.
-import { Copy } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { OrderStatusBadge } from '@/components/order-status-badge';
 import { PageMeta } from '@/components/seo/page-meta';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
+import { Stat } from '@/components/ui/stat';
 import { Section } from '@/components/ui/section';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
-import { formatTime, StatusBadge } from '@/features/exchange/components/order-parts';
+import { formatNumber, formatTime, formatUsd } from '@/lib/format';
 
 import {
   type AffiliateSummary,
@@ -31,28 +36,6 @@ const PAYOUT_CURRENCIES = [
   ['LTC', 'Litecoin (LTC)'],
 ] as const;
 
-function Stat({
-  id,
-  label,
-  value,
-  hint,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  hint?: string;
-}) {
-  return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-4">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1 text-2xl font-bold text-slate-900" data-testid={`stat-${id}`}>
-        {value}
-      </dd>
-      {hint ? <dd className="mt-1 text-xs text-slate-600">{hint}</dd> : null}
-    </div>
-  );
-}
-
 export default function AffiliatePage() {
   const { t } = useTranslation();
   const summary = useAffiliateSummary();
@@ -68,7 +51,7 @@ export default function AffiliatePage() {
         ) : null}
       </header>
       {summary.isPending ? <Spinner label={t('common.loading')} /> : null}
-      {summary.error ? <p role="alert">{summary.error.message}</p> : null}
+      {summary.error ? <Alert tone="error">{summary.error.message}</Alert> : null}
       {summary.data ? <Dashboard summary={summary.data} /> : null}
     </div>
   );
@@ -76,9 +59,8 @@ export default function AffiliatePage() {
 
 function Dashboard({ summary }: { summary: AffiliateSummary }) {
   const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.language);
-  const usd = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'USD' });
-  const money = (value: string) => usd.format(Number(value) || 0);
+  const count = (value: number) => formatNumber(value, i18n.language);
+  const money = (value: string) => formatUsd(value, i18n.language);
   return (
     <>
       <ReferralLink link={summary.referral_link} code={summary.referral_code} />
@@ -87,39 +69,47 @@ function Dashboard({ summary }: { summary: AffiliateSummary }) {
         className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4"
       >
         <Stat
-          id="clicks"
+          testId="stat-clicks"
           label={t('account.affiliate.clicks')}
-          value={number.format(summary.clicks)}
+          value={count(summary.clicks)}
         />
         <Stat
-          id="signups"
+          testId="stat-signups"
           label={t('account.affiliate.signups')}
-          value={number.format(summary.signups)}
+          value={count(summary.signups)}
         />
         <Stat
-          id="orders"
+          testId="stat-orders"
           label={t('account.affiliate.orders')}
-          value={number.format(summary.orders)}
+          value={count(summary.orders)}
           hint={t('account.affiliate.completedCount', { count: summary.completed_orders })}
         />
-        <Stat id="volume" label={t('account.affiliate.volume')} value={money(summary.volume_usd)} />
         <Stat
-          id="earned"
+          testId="stat-volume"
+          label={t('account.affiliate.volume')}
+          value={money(summary.volume_usd)}
+        />
+        <Stat
+          testId="stat-earned"
           label={t('account.affiliate.earned')}
           value={money(summary.earned_usd)}
           hint={`${summary.earned_btc} BTC`}
         />
         <Stat
-          id="pending"
+          testId="stat-pending"
           label={t('account.affiliate.pending')}
           value={money(summary.pending_usd)}
         />
         <Stat
-          id="available"
+          testId="stat-available"
           label={t('account.affiliate.available')}
           value={money(summary.available_usd)}
         />
-        <Stat id="paid" label={t('account.affiliate.paid')} value={money(summary.paid_usd)} />
+        <Stat
+          testId="stat-paid"
+          label={t('account.affiliate.paid')}
+          value={money(summary.paid_usd)}
+        />
       </dl>
       <Chart points={summary.chart} />
       <OrdersTable summary={summary} />
@@ -144,17 +134,12 @@ function ReferralLink({ link, code }: { link: string; code: string }) {
             >
               {link}
             </code>
-            <Button
-              variant="outline"
-              onClick={() =>
-                void navigator.clipboard
-                  .writeText(link)
-                  .then(() => notify(t('account.affiliate.copied')))
-              }
-            >
-              <Copy className="size-4" aria-hidden />
-              {t('account.affiliate.copy')}
-            </Button>
+            <CopyButton
+              value={link}
+              what={t('account.affiliate.linkTitle')}
+              text={t('account.affiliate.copy')}
+              successMessage={t('account.affiliate.copied')}
+            />
           </div>
           <p className="text-sm text-slate-600">{t('account.affiliate.codeLine', { code })}</p>
         </div>
@@ -170,13 +155,12 @@ function Chart({ points }: { points: DayPoint[] }) {
   const { t, i18n } = useTranslation();
   const geometry = chartGeometry(points, CHART_WIDTH, CHART_HEIGHT);
   const slot = CHART_WIDTH / Math.max(points.length, 1);
-  const usd = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'USD' });
   const date = (day: number) =>
     new Date(day * 1000).toLocaleDateString(i18n.language, { month: 'short', day: 'numeric' });
   const summary = t('account.affiliate.chartSummary', {
     clicks: geometry.totals.clicks,
     orders: geometry.totals.orders,
-    earned: usd.format(geometry.totals.earned),
+    earned: formatUsd(geometry.totals.earned, i18n.language),
   });
   return (
     <Section title={t('account.affiliate.chartTitle')}>
@@ -245,7 +229,7 @@ function Chart({ points }: { points: DayPoint[] }) {
 
 function OrdersTable({ summary }: { summary: AffiliateSummary }) {
   const { t, i18n } = useTranslation();
-  const usd = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'USD' });
+  const usd = (value: string) => formatUsd(value, i18n.language);
   return (
     <Section title={t('account.affiliate.ordersTitle')}>
       {summary.recent_orders.length === 0 ? (
@@ -271,11 +255,11 @@ function OrdersTable({ summary }: { summary: AffiliateSummary }) {
                     {o.from_amount} {o.from_code} → {o.to_code}
                   </td>
                   <td className="py-2 pr-3">
-                    <StatusBadge status={o.status} />
+                    <OrderStatusBadge status={o.status} />
                   </td>
-                  <td className="py-2 pr-3">{usd.format(Number(o.volume_usd) || 0)}</td>
+                  <td className="py-2 pr-3">{usd(o.volume_usd)}</td>
                   <td className="py-2">
-                    {usd.format(Number(o.commission_usd) || 0)}{' '}
+                    {usd(o.commission_usd)}{' '}
                     <span className="text-xs text-slate-600">
                       ({t(`account.affiliate.states.${o.commission_state}`)})
                     </span>
@@ -295,7 +279,7 @@ function PayoutSection({ summary }: { summary: AffiliateSummary }) {
   const [currency, setCurrency] = useState<string>('BTC');
   const [address, setAddress] = useState('');
   const request = useRequestPayout();
-  const usd = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'USD' });
+  const usd = (value: number | string) => formatUsd(value, i18n.language);
   const available = Number(summary.available_usd) || 0;
   const minimum = Number(summary.min_payout_usd) || 0;
   const open = summary.payouts.some((p) => p.status === 'requested');
@@ -322,15 +306,11 @@ function PayoutSection({ summary }: { summary: AffiliateSummary }) {
     <Section title={t('account.affiliate.payoutTitle')}>
       <p className="text-sm text-slate-700">
         {t('account.affiliate.payoutText', {
-          available: usd.format(available),
-          minimum: usd.format(minimum),
+          available: usd(available),
+          minimum: usd(minimum),
         })}
       </p>
-      {open ? (
-        <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-          {t('account.affiliate.payoutOpen')}
-        </p>
-      ) : null}
+      {open ? <Alert tone="warning">{t('account.affiliate.payoutOpen')}</Alert> : null}
       <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[auto_1fr_auto] sm:items-end">
         <Field label={t('account.affiliate.payoutCurrency')}>
           <select
@@ -372,12 +352,10 @@ function PayoutSection({ summary }: { summary: AffiliateSummary }) {
           {summary.payouts.map((p) => (
             <li key={p.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
               <span>{formatTime(p.created_at, i18n.language)}</span>
-              <span className="font-medium">{usd.format(Number(p.amount_usd) || 0)}</span>
+              <span className="font-medium">{usd(p.amount_usd)}</span>
               <span>{p.currency}</span>
               <span className="font-mono break-all text-slate-700">{p.address}</span>
-              <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-800">
-                {t(`account.affiliate.payoutStates.${p.status}`)}
-              </span>
+              <Badge>{t(`account.affiliate.payoutStates.${p.status}`)}</Badge>
               {p.txid ? <span className="font-mono text-xs break-all">{p.txid}</span> : null}
             </li>
           ))}

@@ -1,19 +1,25 @@
 // /api-management and /api: create API keys (the secret is shown once), see their use, set a
 // webhook with its delivery log, revoke. Creating keys needs a verified e-mail.
-import { Copy, KeyRound } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { ConfirmDialog } from '@/components/ui/dialog';
 import { Section } from '@/components/ui/section';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
-import { useSendVerificationEmail } from '@/features/auth/api/send-verification-email';
-import { formatTime } from '@/features/exchange/components/order-parts';
+import { useSendVerificationEmail } from '@/lib/verification-email';
+import { formatNumber, formatTime } from '@/lib/format';
 
 import {
   type ApiKey,
@@ -25,28 +31,12 @@ import {
   useRevokeApiKey,
   useSetWebhook,
 } from '../api/partners';
-import { signingExamples } from '../lib/signing';
+import { signingExamples } from '@/lib/signing-examples';
 
 function useFailureToast() {
   const { t } = useTranslation();
   return (error: Error) =>
     notify(t('account.apiKeys.failed'), { description: error.message, variant: 'destructive' });
-}
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const { t } = useTranslation();
-  return (
-    <Button
-      variant="outline"
-      size="sm"
-      aria-label={label}
-      onClick={() =>
-        void navigator.clipboard.writeText(value).then(() => notify(t('account.apiKeys.copied')))
-      }
-    >
-      <Copy className="size-4" aria-hidden />
-    </Button>
-  );
 }
 
 export default function ApiKeysPage() {
@@ -66,7 +56,7 @@ export default function ApiKeysPage() {
         </p>
       </header>
       {keys.isPending ? <Spinner label={t('common.loading')} /> : null}
-      {keys.error ? <p role="alert">{keys.error.message}</p> : null}
+      {keys.error ? <Alert tone="error">{keys.error.message}</Alert> : null}
       {created ? <CreatedPanel created={created} onDone={() => setCreated(null)} /> : null}
       {keys.data ? (
         <>
@@ -108,7 +98,7 @@ function CreateSection({
   return (
     <Section title={t('account.apiKeys.createTitle')}>
       {!verified ? (
-        <div className="flex flex-wrap items-center gap-3 rounded-lg bg-amber-50 p-4 text-sm text-amber-900">
+        <Alert tone="warning" className="flex flex-wrap items-center gap-3">
           <p>{t('account.apiKeys.verifyFirst')}</p>
           <Button
             variant="outline"
@@ -118,7 +108,7 @@ function CreateSection({
           >
             {t('account.apiKeys.sendVerification')}
           </Button>
-        </div>
+        </Alert>
       ) : null}
       <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
         <Field label={t('account.apiKeys.name')}>
@@ -160,9 +150,11 @@ function CreatedPanel({ created, onDone }: { created: CreatedKey; onDone: () => 
     [t('account.apiKeys.webhookSecret'), created.webhook_secret],
   ];
   return (
-    <section
+    <Card
+      as="section"
+      tone="highlight"
       aria-label={t('account.apiKeys.createdTitle')}
-      className="space-y-4 rounded-2xl border-2 border-teal-600 bg-teal-50 p-5 sm:p-6"
+      className="space-y-4 sm:p-6"
     >
       <h2 className="text-lg font-semibold text-teal-900">{t('account.apiKeys.createdTitle')}</h2>
       <p role="alert" className="text-sm font-medium text-teal-900">
@@ -176,13 +168,13 @@ function CreatedPanel({ created, onDone }: { created: CreatedKey; onDone: () => 
               <code className="flex-1 rounded bg-white px-2 py-1.5 font-mono text-sm break-all text-slate-900">
                 {value}
               </code>
-              <CopyButton value={value} label={t('account.apiKeys.copyLabel', { what: label })} />
+              <CopyButton value={value} what={label} />
             </dd>
           </div>
         ))}
       </dl>
       <Button onClick={onDone}>{t('account.apiKeys.savedIt')}</Button>
-    </section>
+    </Card>
   );
 }
 
@@ -209,34 +201,20 @@ function KeyItem({ apiKey }: { apiKey: ApiKey }) {
   const failed = useFailureToast();
   const [confirming, setConfirming] = useState(false);
   const active = !apiKey.revoked_at;
-  const number = new Intl.NumberFormat(i18n.language);
   return (
-    <li
-      aria-label={apiKey.name}
-      className="space-y-3 rounded-xl border border-slate-200 p-4"
-      data-testid="api-key"
-    >
+    <Card as="li" padding="sm" aria-label={apiKey.name} className="space-y-3" data-testid="api-key">
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold text-slate-900">{apiKey.name}</h3>
-        <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-800">
+        <Badge>
           {apiKey.permission === 'trade' ? t('account.apiKeys.trade') : t('account.apiKeys.read')}
-        </span>
-        <span
-          className={
-            active
-              ? 'rounded-full bg-teal-100 px-2.5 py-0.5 text-xs font-medium text-teal-900'
-              : 'rounded-full bg-rose-100 px-2.5 py-0.5 text-xs font-medium text-rose-900'
-          }
-        >
+        </Badge>
+        <Badge tone={active ? 'info' : 'danger'}>
           {active ? t('account.apiKeys.active') : t('account.apiKeys.revoked')}
-        </span>
+        </Badge>
       </div>
       <p className="flex items-center gap-2 font-mono text-sm break-all text-slate-800">
         {apiKey.id}
-        <CopyButton
-          value={apiKey.id}
-          label={t('account.apiKeys.copyLabel', { what: t('account.apiKeys.apiKey') })}
-        />
+        <CopyButton value={apiKey.id} what={t('account.apiKeys.apiKey')} />
       </p>
       <dl className="grid gap-2 text-sm sm:grid-cols-3">
         <div>
@@ -254,7 +232,7 @@ function KeyItem({ apiKey }: { apiKey: ApiKey }) {
         <div>
           <dt className="text-slate-600">{t('account.apiKeys.requests')}</dt>
           <dd className="text-slate-900" data-testid="request-count">
-            {number.format(apiKey.request_count)}
+            {formatNumber(apiKey.request_count, i18n.language)}
           </dd>
         </div>
       </dl>
@@ -262,33 +240,31 @@ function KeyItem({ apiKey }: { apiKey: ApiKey }) {
         <>
           <WebhookForm apiKey={apiKey} />
           <div className="flex flex-wrap gap-3">
-            {confirming ? (
-              <>
-                <Button
-                  variant="destructive"
-                  disabled={revoke.isPending}
-                  onClick={() =>
-                    revoke.mutate(apiKey.id, {
-                      onSuccess: () => notify(t('account.apiKeys.revokedToast')),
-                      onError: failed,
-                    })
-                  }
-                >
-                  {t('account.apiKeys.confirmRevoke')}
-                </Button>
-                <Button variant="outline" onClick={() => setConfirming(false)}>
-                  {t('account.apiKeys.cancel')}
-                </Button>
-              </>
-            ) : (
-              <Button variant="outline" onClick={() => setConfirming(true)}>
-                {t('account.apiKeys.revoke')}
-              </Button>
-            )}
+            <Button variant="outline" onClick={() => setConfirming(true)}>
+              {t('account.apiKeys.revoke')}
+            </Button>
           </div>
+          <ConfirmDialog
+            open={confirming}
+            title={t('account.apiKeys.revokeConfirmTitle', { name: apiKey.name })}
+            description={t('account.apiKeys.revokeConfirmText')}
+            confirmLabel={t('account.apiKeys.confirmRevoke')}
+            cancelLabel={t('account.apiKeys.cancel')}
+            busy={revoke.isPending}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() =>
+              revoke.mutate(apiKey.id, {
+                onSuccess: () => {
+                  setConfirming(false);
+                  notify(t('account.apiKeys.revokedToast'));
+                },
+                onError: failed,
+              })
+            }
+          />
         </>
       ) : null}
-    </li>
+    </Card>
   );
 }
 

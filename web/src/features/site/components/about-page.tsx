@@ -6,9 +6,10 @@ import { Link } from 'react-router';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { buttonVariants } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 
-import { useSiteConfig } from '../api/get-site-config';
+import { useSiteConfig } from '@/lib/site-config';
 
 const ROADMAP = [
   { quarter: 'Q2 2025', key: 'currencies', done: true },
@@ -54,10 +55,10 @@ export default function AboutPage() {
       </div>
       <div className="mt-10 grid gap-4 md:grid-cols-3">
         {points.map((point) => (
-          <section key={point.title} className="rounded-2xl border border-slate-200 bg-white p-5">
+          <Card as="section" key={point.title}>
             <h2 className="font-semibold">{point.title}</h2>
             <p className="mt-1 text-sm text-slate-700">{point.text}</p>
-          </section>
+          </Card>
         ))}
       </div>
       <section aria-labelledby="roadmap" className="mt-10">

@@ -5,12 +5,14 @@ import { ArrowRight, Clock, Headphones, ShieldCheck, Smartphone, TrendingDown } 
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 
 import popularPairs from '@popular-pairs';
 
 import { useRecentTransactions } from '../api/get-recent-transactions';
-import { useSiteConfig } from '../api/get-site-config';
+import { formatNumber } from '@/lib/format';
+import { useSiteConfig } from '@/lib/site-config';
 import { receiveAmount } from '../lib/recent-estimate';
 
 /** Twelve pairs, shared with the server's sitemap; the first eight are shown (§2.2). */
@@ -31,26 +33,19 @@ function relativeTime(seconds: number, language: string): string {
 function duration(seconds: number, language: string): string {
   const minutes = Math.round(seconds / 60);
   return minutes >= 1
-    ? new Intl.NumberFormat(language, {
-        style: 'unit',
-        unit: 'minute',
-        unitDisplay: 'short',
-      }).format(minutes)
-    : new Intl.NumberFormat(language, {
+    ? formatNumber(minutes, language, { style: 'unit', unit: 'minute', unitDisplay: 'short' })
+    : formatNumber(Math.max(0, seconds), language, {
         style: 'unit',
         unit: 'second',
         unitDisplay: 'short',
-      }).format(Math.max(0, seconds));
+      });
 }
 
 function RecentTransactions() {
   const { t, i18n } = useTranslation();
   const { data, isPending } = useRecentTransactions();
   return (
-    <section
-      aria-labelledby="recent-title"
-      className="rounded-2xl border border-slate-200 bg-white p-5"
-    >
+    <Card as="section" aria-labelledby="recent-title">
       <h2 id="recent-title" className="text-xl font-semibold">
         {t('home.recent.title')}
       </h2>
@@ -80,7 +75,7 @@ function RecentTransactions() {
           })}
         </ul>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -111,21 +106,18 @@ export default function HomeSections() {
         </h2>
         <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {trust.map(({ icon: Icon, title, text }) => (
-            <div key={title} className="rounded-2xl border border-slate-200 bg-white p-5">
+            <Card key={title}>
               <Icon aria-hidden="true" className="size-6 text-teal-700" />
               <h3 className="mt-3 font-semibold">{title}</h3>
               <p className="mt-1 text-sm text-slate-700">{text}</p>
-            </div>
+            </Card>
           ))}
         </div>
       </section>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <RecentTransactions />
-        <section
-          aria-labelledby="pairs-title"
-          className="rounded-2xl border border-slate-200 bg-white p-5"
-        >
+        <Card as="section" aria-labelledby="pairs-title">
           <h2 id="pairs-title" className="text-xl font-semibold">
             {t('home.pairs.title')}
           </h2>
@@ -148,7 +140,7 @@ export default function HomeSections() {
           >
             {t('home.pairs.all')}
           </Link>
-        </section>
+        </Card>
       </div>
 
       <section aria-labelledby="why-title">
@@ -182,7 +174,7 @@ export default function HomeSections() {
         <h2 id="faq-title" className="text-2xl font-semibold">
           {t('home.faq.title')}
         </h2>
-        <div className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
+        <Card padding="none" className="mt-4 divide-y divide-slate-200">
           {faq.map((key) => (
             <details key={key} className="group p-4">
               <summary className="cursor-pointer font-medium">{t(`home.faq.${key}Q`)}</summary>
@@ -191,7 +183,7 @@ export default function HomeSections() {
               </p>
             </details>
           ))}
-        </div>
+        </Card>
         <Link
           to={paths.faq}
           className="mt-3 inline-block text-sm font-medium text-teal-800 underline"

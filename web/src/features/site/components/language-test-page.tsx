@@ -5,6 +5,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Card } from '@/components/ui/card';
+import { formatUsd } from '@/lib/format';
 import { loadLanguageTexts } from '@/lib/i18n';
 import { LANGUAGES, type LanguageCode } from '@/lib/languages';
 
@@ -53,9 +55,7 @@ function Row({ code, name }: { code: LanguageCode; name: string }) {
         ) : null}
       </td>
       <td className="px-4 py-3 whitespace-nowrap">
-        <div>
-          {new Intl.NumberFormat(code, { style: 'currency', currency: 'USD' }).format(1234567.89)}
-        </div>
+        <div>{formatUsd(1234567.89, code)}</div>
         <div>
           {new Intl.DateTimeFormat(code, {
             dateStyle: 'long',
@@ -77,7 +77,7 @@ export default function LanguageTestPage() {
         <h1 className="text-4xl font-bold text-slate-900">{t('languageTest.title')}</h1>
         <p className="mt-2 text-slate-700">{t('languageTest.subtitle')}</p>
       </header>
-      <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+      <Card padding="none" className="overflow-x-auto">
         <table className="w-full text-sm">
           <thead className="bg-slate-50 text-left text-slate-700">
             <tr>
@@ -98,7 +98,7 @@ export default function LanguageTestPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </Card>
     </div>
   );
 }

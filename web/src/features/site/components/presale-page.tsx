@@ -6,8 +6,10 @@ import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { buttonVariants } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 
-import { useSiteConfig } from '../api/get-site-config';
+import { formatNumber } from '@/lib/format';
+import { useSiteConfig } from '@/lib/site-config';
 
 /** Tokens held → discount on the service fee, in percent. */
 export const DISCOUNT_TIERS = [
@@ -28,7 +30,6 @@ export default function PresalePage() {
   const { data: config } = useSiteConfig();
   const float = config?.fees.float_percent ?? '0.5';
   const fixed = config?.fees.fixed_percent ?? '1.0';
-  const number = new Intl.NumberFormat(i18n.language);
   const benefits = [
     { key: 'fees', Icon: Percent },
     { key: 'governance', Icon: Landmark },
@@ -48,13 +49,13 @@ export default function PresalePage() {
         </h2>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2">
           {benefits.map(({ key, Icon }) => (
-            <li key={key} className="rounded-2xl border border-slate-200 bg-white p-5">
+            <Card as="li" key={key}>
               <Icon aria-hidden="true" className="size-7 text-teal-700" />
               <h3 className="mt-2 font-semibold text-slate-900">
                 {t(`presale.benefits.${key}.title`)}
               </h3>
               <p className="mt-1 text-slate-700">{t(`presale.benefits.${key}.text`)}</p>
-            </li>
+            </Card>
           ))}
         </ul>
       </section>
@@ -63,7 +64,7 @@ export default function PresalePage() {
           {t('presale.tiersTitle')}
         </h2>
         <p className="mt-2 text-slate-700">{t('presale.tiersText', { float, fixed })}</p>
-        <div className="mt-4 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+        <Card padding="none" className="mt-4 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-slate-700">
               <tr>
@@ -84,7 +85,7 @@ export default function PresalePage() {
             <tbody className="divide-y divide-slate-100">
               {DISCOUNT_TIERS.map((tier) => (
                 <tr key={tier.held}>
-                  <td className="px-4 py-3">≥ {number.format(tier.held)}</td>
+                  <td className="px-4 py-3">≥ {formatNumber(tier.held, i18n.language)}</td>
                   <td className="px-4 py-3 font-medium">{tier.discount}%</td>
                   <td className="px-4 py-3">{discounted(float, tier.discount)}%</td>
                   <td className="px-4 py-3">{discounted(fixed, tier.discount)}%</td>
@@ -92,7 +93,7 @@ export default function PresalePage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </Card>
       </section>
       <section
         aria-labelledby="presale-status"

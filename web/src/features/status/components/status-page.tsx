@@ -5,30 +5,21 @@ import { CheckCircle2, CircleAlert, CircleX } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
+import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
-import { formatTime } from '@/features/exchange/components/order-parts';
+import { Card } from '@/components/ui/card';
+import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import { type StatusService, useStatus } from '../api/get-status';
 import { congestionBar, labelOf, toneOf } from '../lib/labels';
 
-const TONE_CLASSES = {
-  good: 'bg-teal-100 text-teal-900',
-  warn: 'bg-amber-100 text-amber-900',
-  bad: 'bg-red-100 text-red-900',
-  neutral: 'bg-slate-100 text-slate-700',
-} as const;
+const TONES = { good: 'info', warn: 'warning', bad: 'danger', neutral: 'neutral' } as const;
 
-function Badge({ status }: { status: string }) {
+function StatusLabel({ status }: { status: string }) {
   const { t } = useTranslation();
   const label = labelOf(status);
-  return (
-    <span
-      className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', TONE_CLASSES[toneOf(label)])}
-    >
-      {t(`status.labels.${label}`)}
-    </span>
-  );
+  return <Badge tone={TONES[toneOf(label)]}>{t(`status.labels.${label}`)}</Badge>;
 }
 
 /** Providers whose brand is not their key capitalised. */
@@ -118,7 +109,7 @@ export default function StatusPage() {
                     : ''}
                 </p>
               </div>
-              <Badge status={service.status} />
+              <StatusLabel status={service.status} />
             </li>
           ))}
         </ul>
@@ -132,10 +123,10 @@ export default function StatusPage() {
           {report.networks.map((network) => {
             const bar = congestionBar(network.congestion);
             return (
-              <li key={network.code} className="rounded-xl border border-slate-200 bg-white p-4">
+              <Card as="li" padding="sm" key={network.code}>
                 <div className="flex items-start justify-between gap-2">
                   <p className="font-medium text-slate-900">{network.name}</p>
-                  <Badge status={network.status} />
+                  <StatusLabel status={network.status} />
                 </div>
                 {network.blockTime !== null ? (
                   <p className="mt-1 text-xs text-slate-600">
@@ -173,7 +164,7 @@ export default function StatusPage() {
                 ) : (
                   <p className="mt-1 text-xs text-slate-600">{t('status.noDeposits')}</p>
                 )}
-              </li>
+              </Card>
             );
           })}
         </ul>
@@ -188,10 +179,10 @@ export default function StatusPage() {
         ) : (
           <ol className="mt-4 space-y-4">
             {report.incidents.map((incident) => (
-              <li key={incident.id} className="rounded-2xl border border-slate-200 bg-white p-5">
+              <Card as="li" key={incident.id}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <h3 className="font-semibold text-slate-900">{incident.title}</h3>
-                  <Badge status={incident.status} />
+                  <StatusLabel status={incident.status} />
                 </div>
                 <p className="text-xs text-slate-600">{formatTime(incident.date, i18n.language)}</p>
                 {incident.description ? (
@@ -210,7 +201,7 @@ export default function StatusPage() {
                     </li>
                   ))}
                 </ul>
-              </li>
+              </Card>
             ))}
           </ol>
         )}

@@ -1,11 +1,11 @@
-// A page made of one of Ferry's Markdown documents (terms, privacy; later help and blog).
+// A page made of one of Ferry's Markdown documents (terms, privacy, help articles, blog posts).
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PageMeta } from '@/components/seo/page-meta';
 import { Spinner } from '@/components/ui/spinner';
-
-import { type SiteDocument, useDocument } from '../api/get-document';
+import { type SiteDocument, useDocument } from '@/lib/documents';
+import { formatDay } from '@/lib/format';
 
 export function DocumentPage({
   collection,
@@ -55,13 +55,5 @@ export function DocumentPage({
       />
       {footer?.(data)}
     </article>
-  );
-}
-
-/** An ISO day (`2025-05-01`) in the reader's language, or null. */
-export function formatDay(day: string | null | undefined, language: string): string | null {
-  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(`${day}T00:00:00Z`),
   );
 }

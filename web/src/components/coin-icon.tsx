@@ -2,6 +2,8 @@ import { useState } from 'react';
 
 import { cn } from '@/lib/utils';
 
+import { Badge } from './ui/badge';
+
 /**
  * A coin's logo, served by Ferry from /coins (made at build time from the @web3icons/core
  * package, or drawn in the coin's colour). Should an image be missing, the ticker is drawn
@@ -51,9 +53,5 @@ export function networkBadge(network: string): string {
 }
 
 export function NetworkBadge({ network }: { network: string }) {
-  return (
-    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-slate-700">
-      {networkBadge(network)}
-    </span>
-  );
+  return <Badge size="sm">{networkBadge(network)}</Badge>;
 }

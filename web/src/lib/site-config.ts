@@ -1,8 +1,8 @@
+// The operator's public settings (`GET /api/config`), written into the page by the server.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api } from './api-client';
 
-/** The public settings of `GET /api/config`. */
 export interface SiteConfig {
   site_name: string;
   support_email: string;
@@ -42,4 +42,11 @@ export const siteConfigQueryOptions = () =>
 
 export function useSiteConfig() {
   return useQuery(siteConfigQueryOptions());
+}
+
+/** The float and fixed fees in percent, once the settings are known. */
+export function feesOf(config: SiteConfig | undefined) {
+  return config
+    ? { float: config.fees.float_percent, fixed: config.fees.fixed_percent }
+    : undefined;
 }

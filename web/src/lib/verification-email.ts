@@ -2,13 +2,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
 import { notify } from '@/components/ui/toaster';
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError } from './api-client';
 
 /** The Verify Email action (spec/accounts-and-pages.md §7, §8). */
 export function useSendVerificationEmail() {
   const { t } = useTranslation();
   return useMutation({
     mutationFn: () => api.post<unknown>('/api/email/verification/send'),
+    meta: { private: true },
     onSuccess: () =>
       notify(t('auth.emailSentTitle'), { description: t('auth.emailSentDescription') }),
     onError: (error) => {

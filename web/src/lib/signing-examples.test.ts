@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
-import { signingExamples, webhookExamples } from './signing';
+import { signingExamples, webhookExamples } from './signing-examples';
 
 describe('signing examples', () => {
   it('name the site, the key and every header the server checks', () => {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
-import { api } from '@/lib/api-client';
+import { api } from './api-client';
 
 /** A document of `content/`, rendered by the server (trusted: it ships with Ferry). */
 export interface DocumentSummary {

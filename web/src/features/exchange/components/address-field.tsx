@@ -1,0 +1,143 @@
+// The destination address (spec/exchange.md §2, §5): typed, pasted, scanned from a QR code or,
+// on a sandbox exchange, a published sample; checked on blur and before creation.
+import type { TFunction } from 'i18next';
+import { ClipboardPaste, ScanLine } from 'lucide-react';
+import { Suspense, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Button } from '@/components/ui/button';
+import { notify } from '@/components/ui/toaster';
+import { lazyWithTexts } from '@/lib/i18n';
+import { cn } from '@/lib/utils';
+
+import type { ExchangeFormAction, ExchangeFormState } from '../hooks/use-exchange-form';
+import { type AddressProblem, networkLabel } from '../lib/address-rules';
+import type { Currency } from '../types';
+
+const QrScannerDialog = lazyWithTexts(() => import('./qr-scanner-dialog'));
+
+interface AddressFieldProps {
+  state: ExchangeFormState;
+  currency: Currency | undefined;
+  samples: Record<string, string> | undefined;
+  dispatch: (action: ExchangeFormAction) => void;
+  onBlur: () => void;
+}
+
+/** The message for an address problem, in the words of §5. */
+export function addressMessage(problem: AddressProblem, currency: Currency, t: TFunction): string {
+  const vars = { coin: currency.coin, network: networkLabel(currency) };
+  switch (problem.kind) {
+    case 'checksum':
+      return t('exchange.checksum', { coin: currency.coin });
+    case 'invalid':
+      return t('exchange.invalidAddress', vars);
+    case 'empty':
+      return problem.variant === 'destination'
+        ? t('exchange.emptyDestination', vars)
+        : t('exchange.emptyAddress', vars);
+  }
+}
+
+export function AddressField({ state, currency, samples, dispatch, onBlur }: AddressFieldProps) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const [scanning, setScanning] = useState(false);
+  const error =
+    state.addressProblem && currency ? addressMessage(state.addressProblem, currency, t) : null;
+  const sample = currency ? samples?.[currency.code] : undefined;
+  const setAddress = (value: string) => dispatch({ type: 'addressChanged', value });
+
+  const paste = async () => {
+    try {
+      setAddress((await navigator.clipboard.readText()).trim());
+      notify(t('toast.addressPasted'));
+    } catch {
+      notify(t('toast.pasteFailed'), {
+        description: t('toast.pasteFailedDescription'),
+        variant: 'destructive',
+      });
+    }
+  };
+
+  return (
+    <div>
+      <label htmlFor={`${ids}-address`} className="text-sm font-medium">
+        {t('exchange.address')}
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input
+          id={`${ids}-address`}
+          value={state.address}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setAddress(e.target.value)}
+          onBlur={onBlur}
+          aria-invalid={!!error}
+          aria-describedby={error ? `${ids}-address-error` : undefined}
+          placeholder={currency ? t('exchange.addressPlaceholder', { coin: currency.coin }) : ''}
+          className={cn(
+            'h-11 min-w-0 flex-1 rounded-lg border bg-white px-3 font-mono text-sm outline-none focus-visible:ring-2 focus-visible:ring-teal-600',
+            error ? 'border-red-500' : 'border-slate-300',
+          )}
+        />
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          aria-label={t('exchange.paste')}
+          onClick={() => void paste()}
+        >
+          <ClipboardPaste aria-hidden="true" className="size-4" />
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          aria-label={t('exchange.scan')}
+          onClick={() => setScanning(true)}
+        >
+          <ScanLine aria-hidden="true" className="size-4" />
+        </Button>
+      </div>
+      {error ? (
+        <p id={`${ids}-address-error`} role="alert" className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      {currency && sample ? (
+        <button
+          type="button"
+          className="mt-1 text-xs font-medium text-teal-800 underline"
+          onClick={() => setAddress(sample)}
+        >
+          {t('exchange.sampleAddress', { coin: currency.coin })}
+        </button>
+      ) : null}
+      {scanning ? (
+        <Suspense fallback={null}>
+          <QrScannerDialog
+            onClose={() => setScanning(false)}
+            onScan={(text) => {
+              setAddress(text);
+              setScanning(false);
+              notify(t('toast.qrScanned'));
+            }}
+            sample={
+              currency && sample
+                ? {
+                    coin: currency.coin,
+                    address: sample,
+                    onUse: () => {
+                      setAddress(sample);
+                      setScanning(false);
+                    },
+                  }
+                : undefined
+            }
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

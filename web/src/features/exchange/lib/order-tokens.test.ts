@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  MAX_REMEMBERED_ORDERS,
+  REMEMBER_ORDER_MS,
+  rememberedOrderToken,
+  rememberOrderToken,
+} from './order-tokens';
+
+describe('remembered order tokens', () => {
+  it('keeps only the newest orders', () => {
+    for (let i = 0; i < MAX_REMEMBERED_ORDERS + 5; i += 1) rememberOrderToken(`o${i}`, `t${i}`, i);
+    const stored = JSON.parse(localStorage.getItem('orderTokens') ?? '{}') as object;
+    expect(Object.keys(stored)).toHaveLength(MAX_REMEMBERED_ORDERS);
+    expect(rememberedOrderToken('o0', 100)).toBeNull();
+    expect(rememberedOrderToken(`o${MAX_REMEMBERED_ORDERS + 4}`, 100)).toBe(
+      `t${MAX_REMEMBERED_ORDERS + 4}`,
+    );
+  });
+
+  it('forgets a token after 30 days', () => {
+    rememberOrderToken('old', 'secret', 0);
+    expect(rememberedOrderToken('old', REMEMBER_ORDER_MS - 1)).toBe('secret');
+    expect(rememberedOrderToken('old', REMEMBER_ORDER_MS)).toBeNull();
+  });
+
+  it('reads what older versions stored (bare tokens) and survives garbage', () => {
+    localStorage.setItem('orderTokens', JSON.stringify({ legacy: 'tok' }));
+    expect(rememberedOrderToken('legacy')).toBe('tok');
+    localStorage.setItem('orderTokens', 'not json');
+    expect(rememberedOrderToken('legacy')).toBeNull();
+  });
+});
