@@ -122,10 +122,8 @@ pub async fn serve(
             builder
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout);
-            let connection = builder.serve_connection(
-                TokioIo::new(stream),
-                TowerToHyperService::new(service),
-            );
+            let connection =
+                builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
             let mut connection = std::pin::pin!(connection);
             let stopping = async move {
                 let _ = stop.wait_for(|stop| *stop).await;
