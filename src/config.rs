@@ -14,6 +14,7 @@ use secrecy::SecretString;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::domain::language::{Language, SUPPORTED_LANGUAGES};
+use crate::domain::transaction::Explorers;
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +79,13 @@ pub struct Config {
     /// links to it. Unset, the page says no presale is open.
     #[serde(default)]
     pub presale_url: Option<String>,
+    /// `FERRY_SUPPORT_HOURS`: when support answers, as the contact page shows it; `24/7` for
+    /// around the clock (the only case in which the site claims 24/7 support).
+    pub support_hours: String,
+    /// `FERRY_EXPLORERS`: block explorers instead of the defaults of
+    /// `catalogue/explorers.json`, as `NETWORK=https://…{tx}…` entries, comma separated
+    /// (`NETWORK=` links that network's transactions nowhere).
+    pub explorers: String,
     /// `FERRY_FEE_FLOAT_PERCENT`: Ferry's fee on float-rate orders, in percent.
     pub fee_float_percent: Decimal,
     /// `FERRY_FEE_FIXED_PERCENT`: Ferry's fee on fixed-rate orders, in percent.
@@ -215,6 +223,14 @@ pub struct Config {
     pub webhook_allow_private: bool,
 }
 
+/// The contact page's business hours unless the operator says otherwise (spec: "Mon-Fri 9:00
+/// AM-8:00 PM EST, Sat 10:00 AM-6:00 PM EST, Sun closed").
+pub const DEFAULT_SUPPORT_HOURS: &str =
+    "Mon-Fri 9:00 AM-8:00 PM EST, Sat 10:00 AM-6:00 PM EST, Sun closed";
+
+/// The value of `FERRY_SUPPORT_HOURS` that means around the clock.
+pub const ALWAYS_OPEN: &str = "24/7";
+
 /// The defaults, as a serialisable layer under the file and the environment.
 #[derive(Serialize)]
 struct Defaults {
@@ -226,6 +242,8 @@ struct Defaults {
     site_name: &'static str,
     support_email: &'static str,
     company_name: &'static str,
+    support_hours: &'static str,
+    explorers: &'static str,
     fee_float_percent: &'static str,
     fee_fixed_percent: &'static str,
     languages: Vec<&'static str>,
@@ -279,6 +297,8 @@ impl Default for Defaults {
             site_name: "Ferry",
             support_email: "support@ferry.local",
             company_name: "Ferry",
+            support_hours: DEFAULT_SUPPORT_HOURS,
+            explorers: "",
             fee_float_percent: "0.5",
             fee_fixed_percent: "1.0",
             languages: SUPPORTED_LANGUAGES.iter().map(|l| l.code()).collect(),
@@ -463,6 +483,13 @@ impl Config {
                 return Err(invalid(name, &0, "must be at least 1"));
             }
         }
+        if let Err(error) = Explorers::with_overrides(&self.explorers) {
+            return Err(invalid(
+                "FERRY_EXPLORERS",
+                &self.explorers,
+                &error.to_string(),
+            ));
+        }
         if self.mail_from.parse::<lettre::message::Mailbox>().is_err() {
             return Err(invalid(
                 "FERRY_MAIL_FROM",
@@ -598,6 +625,16 @@ impl Config {
     /// Which e-mail addresses Ferry accepts (`FERRY_MAIL_ALLOW_IDN`).
     pub fn email_idn(&self) -> crate::domain::email::Idn {
         crate::domain::email::Idn::allowed_if(self.mail_allow_idn)
+    }
+
+    /// The block explorers transactions link to (validated at startup).
+    pub fn explorers(&self) -> Explorers {
+        Explorers::with_overrides(&self.explorers).expect("validated with the configuration")
+    }
+
+    /// Support answers around the clock (`FERRY_SUPPORT_HOURS=24/7`).
+    pub fn support_always_open(&self) -> bool {
+        self.support_hours.trim() == ALWAYS_OPEN
     }
 
     /// True while the only active provider is the simulated sandbox market.
@@ -892,6 +929,22 @@ mod tests {
             let line = load_in(jail).expect_err("must fail").to_string();
             assert!(line.contains("FERRY_LANGUAGES"), "{line}");
             assert!(line.contains("xx"), "{line}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn explorers_can_be_overridden_and_a_bad_one_is_refused() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_EXPLORERS", "BTC=https://blockstream.info/tx/{tx}");
+            let config = load_in(jail).expect("loads");
+            assert_eq!(
+                config.explorers().link("BTC", "ab").as_deref(),
+                Some("https://blockstream.info/tx/ab")
+            );
+            jail.set_env("FERRY_EXPLORERS", "BTC=https://blockstream.info/tx/");
+            let line = load_in(jail).expect_err("no {tx}").to_string();
+            assert!(line.contains("FERRY_EXPLORERS"), "{line}");
             Ok(())
         });
     }

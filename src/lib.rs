@@ -120,6 +120,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 partners: Some(partners.clone()),
                 email_idn: config.email_idn(),
                 upstream_orders_per_caller_per_minute: upstream_share(config),
+                explorers: config.explorers(),
             },
         )
         .await

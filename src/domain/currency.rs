@@ -121,6 +121,23 @@ impl Catalogue {
         &self.currencies
     }
 
+    /// The currency, on another network than `besides`, whose addresses `address` is written
+    /// like (checksum and all): to tell a customer "this looks like a Bitcoin address" in the
+    /// ETH field. Networks whose addresses have no distinctive shape (EOS names, the generic
+    /// check) never match. Of several currencies on the network, the best known.
+    pub fn looks_like(&self, address: &str, besides: &Currency) -> Option<&Currency> {
+        let mut candidates: Vec<&Currency> = self
+            .currencies
+            .iter()
+            .filter(|c| c.network != besides.network)
+            .filter(|c| !matches!(c.family, AddressFamily::Other | AddressFamily::Eos))
+            .collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.priority));
+        candidates
+            .into_iter()
+            .find(|c| super::address::validate_address(c.family, &c.network, address).is_ok())
+    }
+
     /// What the embedded USD prices are: sample data and its date.
     pub fn snapshot(&self) -> &str {
         &self.snapshot
@@ -217,6 +234,38 @@ mod tests {
         for code in ["BTC", "ETH", "USDTTRC", "SOL", "XMR"] {
             assert_eq!(tag(code), None, "{code}");
         }
+    }
+
+    #[test]
+    fn an_address_of_another_chain_is_recognised_for_what_it_is() {
+        let catalogue = Catalogue::embedded();
+        let get = |code: &str| catalogue.get(code).unwrap();
+        let bitcoin = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+        let ethereum = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+        let found = catalogue.looks_like(bitcoin, get("ETH")).unwrap();
+        assert_eq!(
+            (found.network.as_str(), found.network_name.as_str()),
+            ("BTC", "Bitcoin")
+        );
+        assert_eq!(
+            catalogue.looks_like(ethereum, get("BTC")).unwrap().family,
+            AddressFamily::Evm
+        );
+        let tron = "TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL";
+        assert_eq!(
+            catalogue.looks_like(tron, get("USDTBSC")).unwrap().network,
+            "TRX"
+        );
+        assert!(
+            catalogue.looks_like("hello", get("BTC")).is_none(),
+            "no shape, no guess"
+        );
+        assert!(
+            catalogue
+                .looks_like(&ethereum.replace('a', "b"), get("BTC"))
+                .is_none(),
+            "a bad checksum is no address at all"
+        );
     }
 
     #[test]

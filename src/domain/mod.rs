@@ -10,6 +10,7 @@ pub mod money;
 pub mod order;
 pub mod referral;
 pub mod secret;
+pub mod transaction;
 
 #[cfg(test)]
 mod fuzz;

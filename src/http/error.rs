@@ -30,6 +30,12 @@ pub enum ApiError {
     NotFoundWith(String),
     #[error("{0}")]
     Conflict(String),
+    /// 409 with what the client needs to decide again (`data` in the body).
+    #[error("{message}")]
+    ConflictWith {
+        message: String,
+        data: serde_json::Value,
+    },
     /// 422: well-formed, but refused as it stands (an idempotency key reused for another request).
     #[error("{0}")]
     Unprocessable(String),
@@ -51,7 +57,7 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound | ApiError::NotFoundWith(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::ConflictWith { .. } => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -111,12 +117,15 @@ impl IntoResponse for ApiError {
             tracing::error!(error = format!("{cause:#}"), "request failed");
         }
         let message = self.to_string();
-        let body = json!({
+        let mut body = json!({
             "code": status.as_u16(),
             "msg": message,
             "error": message,
             "message": message,
         });
+        if let ApiError::ConflictWith { data, .. } = &self {
+            body["data"] = data.clone();
+        }
         let mut response = (status, Json(body)).into_response();
         if let ApiError::TooManyRequests { retry_after, .. } = &self {
             response.headers_mut().insert(

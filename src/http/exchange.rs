@@ -293,6 +293,16 @@ async fn validate_address(
         Err(AddressError::Checksum) => Some("checksum"),
         Err(AddressError::WrongNetwork) => Some("network"),
     };
+    // A well-formed address of another chain: say which, so the customer sees the mix-up.
+    let looks_like = matches!(
+        verdict,
+        Err(AddressError::Format | AddressError::WrongNetwork)
+    )
+    .then(|| state.catalogue.looks_like(&body.address, currency))
+    .flatten()
+    .map(|c| {
+        json!({ "code": c.code, "coin": c.coin, "network": c.network, "networkName": c.network_name })
+    });
     let tag_error = body
         .tag
         .as_deref()
@@ -308,6 +318,7 @@ async fn validate_address(
             "reason": reason,
             "message": verdict.err().map(|e| e.to_string()),
             "tag_error": tag_error,
+            "looks_like": looks_like,
         }
     })))
 }

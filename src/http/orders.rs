@@ -24,6 +24,7 @@ use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::AmountInput;
 use crate::domain::money::to_wire;
 use crate::domain::order::OrderStatus;
+use crate::domain::transaction::Transaction;
 use crate::services::orders::{
     IDEMPOTENCY_KEY_TTL_SECONDS, NewOrder, OrderError, Orders, parse_choice,
 };
@@ -39,14 +40,21 @@ pub fn router() -> Router<AppState> {
         .route("/sandbox/deposit", post(simulate_own_deposit))
         .route("/orders/{id}/events", get(stream_order_events))
         .route("/recent-transactions", get(list_recent_transactions))
+        .route("/site-stats", get(site_stats))
+        .route("/order-email", post(set_order_email))
 }
 
 impl From<OrderError> for ApiError {
     fn from(error: OrderError) -> Self {
+        let error_text = error.to_string();
         match error {
             OrderError::Invalid(message) => ApiError::BadRequest(message),
             OrderError::NotFound => ApiError::NotFoundWith("Order not found".into()),
             OrderError::Conflict(message) => ApiError::Conflict(message),
+            OrderError::AmountChanged { to_amount, .. } => ApiError::ConflictWith {
+                message: error_text.clone(),
+                data: json!({ "to_amount": to_wire(to_amount) }),
+            },
             OrderError::KeyReused(message) => ApiError::Unprocessable(message),
             OrderError::Quote(e) => super::exchange::quote_error(e),
             OrderError::Store(e) => e.into(),
@@ -80,6 +88,11 @@ struct CreateOrderRequest {
     /// The referral code the visitor arrived with (`?ref=`), for the affiliate programme.
     #[serde(default, alias = "referral_code")]
     referral_code: Option<String>,
+    /// What the customer was shown they would receive on a fixed-rate order: if it changed,
+    /// 409 with the new amount instead of an order. Float amounts are estimates; ignored there.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "3.2841")]
+    expected_to_amount: Option<AmountInput>,
 }
 
 fn default_direction() -> Direction {
@@ -154,11 +167,24 @@ async fn create_order(
                 api_key_id: None,
                 affiliate_user_id: affiliate.as_deref(),
                 partner_fee_percent: None,
+                expected_to_amount: expected_to_amount(body.expected_to_amount.as_ref())?,
             },
             crate::now_unix(),
         )
         .await?;
     Ok(order_answer(orders, &order))
+}
+
+fn expected_to_amount(
+    amount: Option<&AmountInput>,
+) -> Result<Option<rust_decimal::Decimal>, ApiError> {
+    amount
+        .map(|a| {
+            crate::domain::money::Amount::parse(&a.0)
+                .map(|a| a.value())
+                .map_err(|e| ApiError::BadRequest(format!("Invalid expectedToAmount: {e}")))
+        })
+        .transpose()
 }
 
 #[derive(Deserialize)]
@@ -177,6 +203,7 @@ struct TokenQuery {
 )]
 async fn get_order_details(
     State(state): State<AppState>,
+    client: ClientAddress,
     MaybeUser(user): MaybeUser,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<TokenQuery>,
@@ -186,7 +213,7 @@ async fn get_order_details(
         .orders
         .authorized(&id, query.token.as_deref(), owner)
         .await?;
-    Ok(order_answer(&state.orders, &order))
+    Ok(order_answer_with_outcomes(&state, &client, &order).await)
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -475,9 +502,103 @@ async fn list_recent_transactions(State(state): State<AppState>) -> Result<Respo
         .into_response())
 }
 
+/// What the site may truly say of itself: how many exchanges completed and their volume.
+#[utoipa::path(
+    get,
+    path = "/api/site-stats",
+    tag = "exchange",
+    summary = "Completed exchanges and their volume in USD",
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
+async fn site_stats(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let (completed, volume) = state.orders.completed_totals().await?;
+    Ok((
+        [(axum::http::header::CACHE_CONTROL, "public, max-age=60")],
+        Json(json!({
+            "completed_orders": completed,
+            "volume_usd": format!("{:.2}", volume),
+        })),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+struct OrderEmailRequest {
+    id: String,
+    token: String,
+    email: String,
+}
+
+/// The holder of an order's token asks for its status mails (and its link) at an address:
+/// never required, for guests who want it.
+#[utoipa::path(
+    post,
+    path = "/api/order-email",
+    tag = "exchange",
+    summary = "Mail the order's status changes to an address",
+    request_body = OrderEmailRequest,
+    responses((status = 200, description = "OK", body = serde_json::Value))
+)]
+async fn set_order_email(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<OrderEmailRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state
+        .orders
+        .authorized(body.id.trim(), Some(&body.token), None)
+        .await?;
+    if order.is_final(crate::now_unix()) {
+        return Err(ApiError::Conflict("The order is finished".into()));
+    }
+    state.orders.set_notify_email(&order, &body.email).await?;
+    Ok(Json(json!({ "code": 0, "msg": "OK" })))
+}
+
 /// `{code: 0, msg, data: order}`: how every order endpoint answers.
 fn order_answer(orders: &Orders, order: &OrderRecord) -> Json<Value> {
     Json(json!({ "code": 0, "msg": "OK", "data": order_view(orders, order) }))
+}
+
+/// The order with, while the customer has a choice to make, what each choice would bring.
+/// Each estimate asks the market, so it counts toward the caller's quotes: past them, the
+/// order comes without the estimates.
+async fn order_answer_with_outcomes(
+    state: &AppState,
+    client: &ClientAddress,
+    order: &OrderRecord,
+) -> Json<Value> {
+    let mut view = order_view(&state.orders, order);
+    let wanted = order.status == OrderStatus::Emergency && order.emergency_choice.is_none();
+    if wanted && state.limits.quotes.take(&client.key()).is_ok() {
+        let outcomes = emergency_outcomes(&state.orders, order).await;
+        if let Some(amount) = outcomes["refund"]["amount"].as_str() {
+            view["refund"]["amount"] = json!(amount);
+        }
+        view["emergency"]["outcomes"] = outcomes;
+    }
+    Json(json!({ "code": 0, "msg": "OK", "data": view }))
+}
+
+/// While the customer has a choice to make: what each choice would bring now — continuing
+/// pays out this much (or cannot, and why), a refund sends back this much after the network
+/// fee. Estimates at the current market; none when the market cannot be asked.
+async fn emergency_outcomes(orders: &Orders, order: &OrderRecord) -> Value {
+    let exchange = match orders.continue_outcome(order).await {
+        Ok(amount) => json!({ "amount": to_wire(amount) }),
+        Err(OrderError::Conflict(reason)) => json!({ "refused": reason }),
+        Err(error) => {
+            tracing::warn!(order.id = %order.id, error = %error, "no estimate for continuing");
+            Value::Null
+        }
+    };
+    let refund = match orders.refund_of(order).await {
+        Ok(refund) => json!({ "amount": to_wire(refund.amount), "fee": to_wire(refund.fee) }),
+        Err(error) => {
+            tracing::warn!(order.id = %order.id, error = %error, "no estimate for a refund");
+            Value::Null
+        }
+    };
+    json!({ "exchange": exchange, "refund": refund })
 }
 
 /// The order as the web client reads it (spec/exchange.md §3).
@@ -535,7 +656,16 @@ pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
             "usd": format!("{:.2}", order.to_usd),
             "sent": amount(order.payout_amount),
         },
-        "refund": { "address": order.refund_address, "tag": order.refund_tag },
+        "refund": {
+            "address": order.refund_address,
+            "tag": order.refund_tag,
+            "amount": order.transactions.refund.as_ref().map(|t| to_wire(t.amount)),
+        },
+        "transactions": {
+            "deposit": transaction_view(orders, order, from, order.transactions.deposit.as_ref()),
+            "payout": transaction_view(orders, order, to, order.transactions.payout.as_ref()),
+            "refund": transaction_view(orders, order, from, order.transactions.refund.as_ref()),
+        },
         "emergency": order.emergency_reason.map(|reason| json!({
             "reason": reason.as_str(),
             "choice": order.emergency_choice.map_or("NONE", |c| c.as_str()),
@@ -549,6 +679,27 @@ pub fn order_view(orders: &Orders, order: &OrderRecord) -> Value {
             "finish": order.finished_at,
         },
         "metadata": order.metadata,
+    })
+}
+
+/// A transaction as the web client reads it, with its explorer link.
+fn transaction_view(
+    orders: &Orders,
+    order: &OrderRecord,
+    currency: Option<&Currency>,
+    tx: Option<&Transaction>,
+) -> Value {
+    let Some(tx) = tx else {
+        return Value::Null;
+    };
+    let explorer = currency.and_then(|c| orders.explorer_link(order, c, tx));
+    json!({
+        "id": tx.id,
+        "amount": to_wire(tx.amount),
+        "fee": tx.fee.map(to_wire),
+        "confirmations": tx.confirmations,
+        "at": tx.at,
+        "explorer": explorer,
     })
 }
 

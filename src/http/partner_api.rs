@@ -111,6 +111,8 @@ impl From<OrderError> for Failure {
             OrderError::Invalid(msg) => Failure::invalid(msg),
             OrderError::NotFound => Failure::new(code::NOT_FOUND, "Order not found"),
             OrderError::Conflict(msg) => Failure::new(code::WRONG_STATE, msg),
+            // The partner API never sends an expected amount; kept for completeness.
+            error @ OrderError::AmountChanged { .. } => Failure::invalid(error.to_string()),
             OrderError::KeyReused(msg) => Failure::invalid(msg),
             OrderError::Quote(e) => quote_failure(e),
             OrderError::Store(e) => Failure::internal(e),
@@ -655,6 +657,7 @@ async fn create_order(state: &AppState, call: &Call) -> Result<Value, Failure> {
                 api_key_id: Some(&call.key.id),
                 affiliate_user_id: affiliate.as_deref(),
                 partner_fee_percent: fields.markup,
+                expected_to_amount: None,
             },
             crate::now_unix(),
         )

@@ -19,6 +19,10 @@ pub struct SiteConfig {
     company_name: String,
     company_address: Option<String>,
     presale_url: Option<String>,
+    /// When support answers (`FERRY_SUPPORT_HOURS`); none when it always does.
+    support_hours: Option<String>,
+    /// Support answers around the clock: the only case the site may say "24/7".
+    support_always_open: bool,
     public_url: String,
     fees: Fees,
     languages: Vec<&'static str>,
@@ -56,6 +60,9 @@ pub fn public_config(config: &Config) -> SiteConfig {
             .clone()
             .filter(|a| !a.trim().is_empty()),
         presale_url: config.presale_url.clone().filter(|u| !u.is_empty()),
+        support_hours: Some(config.support_hours.trim().to_owned())
+            .filter(|h| !h.is_empty() && !config.support_always_open()),
+        support_always_open: config.support_always_open(),
         public_url: config.public_url.clone(),
         fees: Fees {
             float_percent: config.fee_float_percent.to_string(),

@@ -23,6 +23,7 @@ use crate::domain::currency::Currency;
 use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::domain::transaction::{OrderTransactions, Transaction};
 use crate::limits::Budget;
 use crate::services::partners::keys;
 
@@ -443,6 +444,35 @@ struct Tx {
     id: Option<String>,
     #[serde(default, deserialize_with = "optional_decimal")]
     amount: Option<Decimal>,
+    #[serde(default, deserialize_with = "optional_decimal")]
+    fee: Option<Decimal>,
+    #[serde(default, rename = "timeReg", deserialize_with = "optional_integer")]
+    time_reg: Option<i64>,
+    #[serde(default, rename = "timeBlock", deserialize_with = "optional_integer")]
+    time_block: Option<i64>,
+    #[serde(default, deserialize_with = "optional_integer")]
+    confirmations: Option<i64>,
+}
+
+impl Tx {
+    /// The transaction, once the upstream names it (an id and an amount).
+    fn transaction(&self) -> Option<Transaction> {
+        let id = self
+            .id
+            .as_deref()
+            .map(str::trim)
+            .filter(|id| !id.is_empty())?;
+        Some(Transaction {
+            id: id.to_owned(),
+            amount: self.amount?,
+            fee: self.fee,
+            confirmations: self.confirmations.and_then(|c| u32::try_from(c).ok()),
+            at: self
+                .time_block
+                .or(self.time_reg)
+                .unwrap_or_else(crate::now_unix),
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -495,7 +525,26 @@ impl OrderObject {
                 .choice
                 .as_deref()
                 .and_then(EmergencyChoice::parse),
+            transactions: OrderTransactions {
+                deposit: self.from.tx.transaction(),
+                payout: self.to.tx.transaction(),
+                refund: self.back.tx.transaction(),
+            },
         })
+    }
+}
+
+/// A whole number sent as a number or a string (or null).
+fn optional_integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim().is_empty() => Ok(None),
+        Value::String(s) => s.trim().parse().map(Some).map_err(serde::de::Error::custom),
+        Value::Number(n) => n
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a whole number: {n}"))),
+        other => Err(serde::de::Error::custom(format!("not a number: {other}"))),
     }
 }
 

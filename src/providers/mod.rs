@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::domain::transaction::OrderTransactions;
 
 /// A pair's market as the provider sees it right now.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,6 +109,8 @@ pub struct UpstreamState {
     pub paid_out: Option<Decimal>,
     /// The customer's emergency choice as the provider knows it (`None` while it knows none).
     pub choice: Option<EmergencyChoice>,
+    /// The deposit, payout and refund transactions it reports (those with an id).
+    pub transactions: OrderTransactions,
 }
 
 #[async_trait]

@@ -345,6 +345,25 @@ pub mod templates {
         )
     }
 
+    /// One of an order's transactions, as the status mail lists it.
+    pub struct TransactionLine {
+        pub side: TransactionSide,
+        pub amount: String,
+        pub coin: String,
+        /// Where it went (the payout and refund addresses).
+        pub address: Option<String>,
+        pub id: String,
+        pub explorer: Option<String>,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum TransactionSide {
+        Deposit,
+        Payout,
+        Refund,
+    }
+
+    #[allow(clippy::too_many_arguments)]
     pub fn order_status(
         language: Language,
         site: &str,
@@ -352,12 +371,38 @@ pub mod templates {
         status: StatusMail,
         link: &str,
         reason: Reason,
+        transactions: &[TransactionLine],
     ) -> Composed {
         let status = text(language, &format!("statuses.{}", status.key()));
         let because = match reason {
             Reason::Profile => "orderStatus.becauseProfile",
             Reason::Order => "orderStatus.becauseOrder",
         };
+        let mut extra = String::new();
+        for tx in transactions {
+            let key = match tx.side {
+                TransactionSide::Deposit => "orderStatus.deposit",
+                TransactionSide::Payout => "orderStatus.payout",
+                TransactionSide::Refund => "orderStatus.refund",
+            };
+            let line = fill(
+                text(language, key),
+                &[
+                    ("amount", &tx.amount),
+                    ("coin", &tx.coin),
+                    ("address", tx.address.as_deref().unwrap_or("")),
+                    ("tx", &tx.id),
+                ],
+            );
+            extra.push_str(&line);
+            extra.push('\n');
+            if let Some(explorer) = &tx.explorer {
+                extra.push_str(explorer);
+                extra.push('\n');
+            }
+        }
+        extra.push_str(if extra.is_empty() { "" } else { "\n" });
+        extra.push_str(text(language, because));
         compose(
             language,
             "orderStatus",
@@ -367,7 +412,7 @@ pub mod templates {
                 ("status", status),
                 ("link", link),
             ],
-            Some(text(language, because)),
+            Some(&extra),
         )
     }
 }
@@ -472,6 +517,7 @@ mod tests {
             StatusMail::Completed,
             "http://x/o",
             Reason::Profile,
+            &[],
         );
         assert_eq!(owner.subject, "Order ABC: completed");
         assert!(
@@ -486,9 +532,24 @@ mod tests {
             StatusMail::Refunded,
             "http://x/o",
             Reason::Order,
+            &[templates::TransactionLine {
+                side: templates::TransactionSide::Refund,
+                amount: "0.0998".into(),
+                coin: "BTC".into(),
+                address: Some("bc1qrefund".into()),
+                id: "ab12".into(),
+                explorer: Some("https://mempool.space/tx/ab12".into()),
+            }],
         );
         assert!(given.body.contains("this address was given for this order"));
         assert!(!given.body.contains("profile"));
+        assert!(
+            given
+                .body
+                .contains("Refund: 0.0998 BTC to bc1qrefund, transaction ab12\nhttps://mempool.space/tx/ab12\n"),
+            "{}",
+            given.body
+        );
     }
 
     #[test]

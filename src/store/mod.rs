@@ -20,6 +20,7 @@ use rust_decimal::Decimal;
 
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::domain::transaction::OrderTransactions;
 
 pub use accounts::{
     AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserChange,
@@ -136,6 +137,8 @@ pub struct OrderRecord {
     pub provider_order_id: Option<String>,
     /// The token that upstream provider gave with it (a secret: it controls the order there).
     pub provider_order_token: Option<String>,
+    /// Its deposit, payout and refund transactions, as far as there are any.
+    pub transactions: OrderTransactions,
 }
 
 impl OrderRecord {
@@ -312,6 +315,9 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
 
     /// The most recently completed orders.
     async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// How many orders completed, and their volume in USD (at each order's own prices).
+    async fn completed_totals(&self) -> Result<(i64, Decimal), StoreError>;
 
     async fn insert_contact_message(&self, message: &ContactMessage) -> Result<(), StoreError>;
 

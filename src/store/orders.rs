@@ -16,16 +16,18 @@ use super::{
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::to_wire;
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
+use crate::domain::transaction::OrderTransactions;
 
 pub(super) const ORDER_COLUMNS: &str = "id, version, status, rate_type, direction, provider, \
     from_code, to_code, from_amount, to_amount, rate, from_usd, to_usd, fee_percent, \
     deposit_address, deposit_tag, to_address, to_tag, refund_address, refund_tag, metadata, \
     owner_user_id, received_amount, payout_amount, emergency_reason, emergency_choice, \
     created_at, expires_at, rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, \
-    affiliate_user_id, partner_fee_percent, notify_email, provider_order_id, provider_order_token";
+    affiliate_user_id, partner_fee_percent, notify_email, provider_order_id, provider_order_token, \
+    transactions";
 
 /// How many columns `ORDER_COLUMNS` names.
-const ORDER_COLUMN_COUNT: usize = 38;
+const ORDER_COLUMN_COUNT: usize = 39;
 
 /// Reads a stored value through `parse`; one that does not parse is corrupt, never a default.
 fn parsed<T>(
@@ -96,7 +98,15 @@ pub(super) fn order_from_row(row: &AnyRow) -> Result<OrderRecord, StoreError> {
         notify_email: row.try_get("notify_email")?,
         provider_order_id: row.try_get("provider_order_id")?,
         provider_order_token: row.try_get("provider_order_token")?,
+        transactions: parsed_opt(row, "transactions", |raw| serde_json::from_str(raw).ok())?
+            .unwrap_or_default(),
     })
+}
+
+/// The transactions as stored: NULL while there are none.
+fn stored_transactions(transactions: &OrderTransactions) -> Option<String> {
+    (!transactions.is_empty())
+        .then(|| serde_json::to_string(transactions).expect("transactions serialise"))
 }
 
 pub(super) fn orders_from_rows(rows: &[AnyRow]) -> Result<Vec<OrderRecord>, StoreError> {
@@ -278,7 +288,8 @@ pub(super) async fn insert_orders(
             .bind(wire(o.partner_fee_percent))
             .bind(&o.notify_email)
             .bind(&o.provider_order_id)
-            .bind(&o.provider_order_token);
+            .bind(&o.provider_order_token)
+            .bind(stored_transactions(&o.transactions));
     }
     let event_sql = format!(
         "INSERT INTO order_events (order_id, status, detail, created_at) VALUES {}",
@@ -345,8 +356,8 @@ impl SqlStore {
             "UPDATE orders SET version = version + 1, status = $1, to_amount = $2, \
              received_amount = $3, payout_amount = $4, refund_address = $5, refund_tag = $6, \
              emergency_reason = $7, emergency_choice = $8, updated_at = $9, finished_at = $10, \
-             next_step_at = $11, lease_owner = NULL, lease_until = NULL \
-             WHERE id = $12 AND version = $13",
+             next_step_at = $11, transactions = $12, lease_owner = NULL, lease_until = NULL \
+             WHERE id = $13 AND version = $14",
         )
         .bind(o.status.as_str())
         .bind(to_wire(o.to_amount))
@@ -359,6 +370,7 @@ impl SqlStore {
         .bind(o.updated_at)
         .bind(o.finished_at)
         .bind(o.next_step_at)
+        .bind(stored_transactions(&o.transactions))
         .bind(&o.id)
         .bind(o.version)
         .execute(&mut *tx)
@@ -477,6 +489,27 @@ impl SqlStore {
         .execute(self.pool())
         .await?;
         Ok(())
+    }
+
+    pub(super) async fn completed_totals_impl(&self) -> Result<(i64, Decimal), StoreError> {
+        // Amounts are stored as decimal text: PostgreSQL sums them exactly; SQLite has no
+        // decimal type, and its float sum is close enough for a figure shown to the dollar.
+        let number = match super::Store::backend(self) {
+            Backend::Postgres => "NUMERIC",
+            Backend::Sqlite => "REAL",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT COUNT(*) AS n, \
+             CAST(COALESCE(SUM(CAST(from_usd AS {number})), 0) AS TEXT) AS volume \
+             FROM orders WHERE status = 'COMPLETED'"
+        ))
+        .fetch_one(self.pool())
+        .await?;
+        let volume: String = row.try_get("volume")?;
+        let volume = Decimal::from_str(&volume)
+            .or_else(|_| Decimal::from_scientific(&volume))
+            .map_err(|_| StoreError::Corrupt(format!("completed volume {volume:?}")))?;
+        Ok((row.try_get("n")?, volume))
     }
 
     pub(super) async fn orders_query(

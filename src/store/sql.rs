@@ -309,6 +309,10 @@ impl Store for SqlStore {
             .await
     }
 
+    async fn completed_totals(&self) -> Result<(i64, rust_decimal::Decimal), StoreError> {
+        self.completed_totals_impl().await
+    }
+
     async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError> {
         self.secret_impl(name, candidate).await
     }

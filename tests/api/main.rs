@@ -21,4 +21,5 @@ mod rates;
 mod smtp_sink;
 mod status;
 mod store;
+mod transactions;
 mod upstream;

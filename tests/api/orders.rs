@@ -717,3 +717,134 @@ async fn the_operator_can_close_a_sandbox_orders_deposit_window_at_once() {
         "only a NEW order"
     );
 }
+
+#[tokio::test]
+async fn a_fixed_order_whose_amount_changed_since_the_quote_asks_first_and_makes_nothing() {
+    let app = app().await;
+    let mut body = btc_to_eth("0.1");
+    body["type"] = json!("fixed");
+    body["expectedToAmount"] = json!("0.00000001");
+    let before = count_orders(&app).await;
+    let (status, refused) = create(&app, &body).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    let now = refused["data"]["to_amount"]
+        .as_str()
+        .expect("the new amount")
+        .to_owned();
+    assert_eq!(
+        refused["message"],
+        format!("The amount changed: you would now receive {now} ETH").as_str()
+    );
+    assert_eq!(count_orders(&app).await, before, "no order was made");
+
+    // Confirmed at the new amount (the sandbox's market holds still between two requests).
+    body["expectedToAmount"] = json!(now);
+    let order = create_ok(&app, &body).await;
+    assert_eq!(order["to"]["amount"], now.as_str());
+
+    // A float amount is an estimate: no confirmation asked for.
+    let mut float = btc_to_eth("0.1");
+    float["expectedToAmount"] = json!("0.00000001");
+    create_ok(&app, &float).await;
+    float["expectedToAmount"] = json!("a lot");
+    assert_eq!(create(&app, &float).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn an_address_of_another_chain_is_named_for_what_it_is() {
+    let app = app().await;
+    let check = |currency: &'static str, address: &'static str| {
+        let app = &app;
+        async move {
+            let response = app
+                .post_json(
+                    "/api/validate-address",
+                    &json!({ "currency": currency, "address": address }),
+                )
+                .await;
+            assert_eq!(response.status(), StatusCode::OK);
+            json_of(response).await["data"].clone()
+        }
+    };
+    let bitcoin_in_eth = check("ETH", BTC_ADDRESS).await;
+    assert_eq!(bitcoin_in_eth["valid"], false);
+    assert_eq!(bitcoin_in_eth["looks_like"]["network"], "BTC");
+    assert_eq!(bitcoin_in_eth["looks_like"]["networkName"], "Bitcoin");
+    let fine = check("USDTBSC", ETH_ADDRESS).await;
+    assert_eq!(fine["valid"], true);
+    assert_eq!(fine["looks_like"], Value::Null);
+    let typo = check("ETH", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").await;
+    assert_eq!(typo["reason"], "checksum");
+    assert_eq!(
+        typo["looks_like"],
+        Value::Null,
+        "a typo is not another chain"
+    );
+    let nonsense = check("BTC", "hello world").await;
+    assert_eq!(nonsense["looks_like"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_site_counts_only_what_really_completed() {
+    let app = app().await;
+    let order = create_ok(&app, &btc_to_eth("0.1")).await;
+    deposit(&app, order["id"].as_str().unwrap(), None).await;
+    wait_for_status(&app, &order, "COMPLETED").await;
+    create_ok(&app, &btc_to_eth("0.2")).await;
+    let response = app.get("/api/site-stats").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let stats = json_of(response).await;
+    assert_eq!(stats["completed_orders"], 1, "{stats}");
+    let volume: f64 = stats["volume_usd"].as_str().unwrap().parse().unwrap();
+    let from_usd: f64 = order["from"]["usd"].as_str().unwrap().parse().unwrap();
+    assert!((volume - from_usd).abs() < 0.011, "{stats} vs {from_usd}");
+}
+
+#[tokio::test]
+async fn a_guest_can_have_the_orders_news_mailed_without_an_account() {
+    let app = app().await;
+    let order = create_ok(&app, &btc_to_eth("0.1")).await;
+    let (id, token) = (
+        order["id"].as_str().unwrap(),
+        order["token"].as_str().unwrap(),
+    );
+    let ask = |email: &'static str, token: String| {
+        let app = &app;
+        async move {
+            let response = app
+                .post_json(
+                    "/api/order-email",
+                    &json!({ "id": id, "token": token, "email": email }),
+                )
+                .await;
+            (response.status(), json_of(response).await)
+        }
+    };
+    assert_eq!(
+        ask("guest@example.com", "00".repeat(16)).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        ask("not an address", token.to_owned()).await.0,
+        StatusCode::BAD_REQUEST
+    );
+    let (status, answer) = ask("guest@example.com", token.to_owned()).await;
+    assert_eq!((status, answer["code"].as_i64()), (StatusCode::OK, Some(0)));
+
+    deposit(&app, id, None).await;
+    wait_for_status(&app, &order, "COMPLETED").await;
+    let mails = app.store.mail_to("guest@example.com").await.unwrap();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.subject.contains("completed")
+                && m.body.contains(&format!("/order-details/{id}"))),
+        "{:?}",
+        mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        ask("late@example.com", token.to_owned()).await.0,
+        StatusCode::CONFLICT,
+        "nothing more to tell once it is over"
+    );
+}

@@ -119,6 +119,14 @@ async fn site_config_exposes_the_public_settings() {
     let languages = body["languages"].as_array().expect("languages");
     assert_eq!(languages.len(), 14);
     assert!(body["support_email"].as_str().unwrap().contains('@'));
+    assert_eq!(
+        body["support_hours"],
+        "Mon-Fri 9:00 AM-8:00 PM EST, Sat 10:00 AM-6:00 PM EST, Sun closed"
+    );
+    assert_eq!(
+        body["support_always_open"], false,
+        "no 24/7 claim by default"
+    );
 }
 
 #[tokio::test]
@@ -130,11 +138,14 @@ async fn site_config_follows_the_operators_settings() {
             ferry::domain::language::Language::De,
         ];
         c.fee_fixed_percent = "0.8".parse().unwrap();
+        c.support_hours = "24/7".into();
     })
     .await
     .unwrap();
     let body = json_of(app.get("/api/config").await).await;
     assert_eq!(body["site_name"], "Harbour");
+    assert_eq!(body["support_hours"], serde_json::Value::Null);
+    assert_eq!(body["support_always_open"], true);
     assert_eq!(body["fees"]["fixed_percent"], "0.8");
     assert_eq!(body["languages"], serde_json::json!(["en", "de"]));
 }

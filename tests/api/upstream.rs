@@ -172,6 +172,32 @@ async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_
     upstream.deposit(&upstream_id, None).await;
     let done = wait_for(&downstream, id, token, "COMPLETED").await;
     assert_eq!(done["to"]["amount"], json!(theirs.to_amount));
+    // The upstream's transactions are the customer's, with links to public explorers.
+    let theirs = upstream
+        .store
+        .find_order(&upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let (deposit, payout) = (
+        theirs.transactions.deposit.expect("a deposit upstream"),
+        theirs.transactions.payout.expect("a payout upstream"),
+    );
+    let txs = &done["transactions"];
+    assert_eq!(txs["deposit"]["id"], deposit.id.as_str(), "{txs}");
+    assert_eq!(
+        txs["deposit"]["explorer"],
+        format!("https://mempool.space/tx/{}", deposit.id).as_str()
+    );
+    assert_eq!(txs["payout"]["id"], payout.id.as_str());
+    assert_eq!(
+        txs["payout"]["explorer"],
+        format!("https://etherscan.io/tx/{}", payout.id).as_str()
+    );
+    assert_eq!(
+        txs["payout"]["fee"],
+        json!(payout.fee.map(|f| f.to_string()))
+    );
     let events = downstream.store.order_events(id, 0).await.unwrap();
     let statuses: Vec<_> = events.iter().map(|e| e.status.as_str()).collect();
     assert_eq!(
@@ -267,7 +293,7 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         )
         .await;
     assert_eq!(again.status(), StatusCode::CONFLICT);
-    wait_for(&downstream, id, token, "REFUNDED").await;
+    let refunded = wait_for(&downstream, id, token, "REFUNDED").await;
     let theirs = upstream
         .store
         .find_order(&upstream_id)
@@ -275,6 +301,18 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         .unwrap()
         .unwrap();
     assert_eq!(theirs.status.as_str(), "REFUNDED");
+    // The refund the upstream sent is the customer's refund, amount and transaction.
+    let refund = theirs.transactions.refund.expect("a refund upstream");
+    assert_eq!(
+        refunded["transactions"]["refund"]["id"],
+        refund.id.as_str(),
+        "{refunded}"
+    );
+    assert_eq!(
+        refunded["refund"]["amount"],
+        json!(refund.amount.to_string())
+    );
+    assert_eq!(refunded["transactions"]["payout"], Value::Null);
 }
 
 #[tokio::test]

@@ -5,5 +5,6 @@
 
 pub mod addresses;
 mod market;
+pub mod transactions;
 
 pub use market::{SandboxConfig, SandboxMarket, SimulatedOutage};

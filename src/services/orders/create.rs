@@ -62,6 +62,9 @@ pub struct NewOrder<'a> {
     pub partner_fee_percent: Option<Decimal>,
     /// Who asks, as budgets count callers: the API key, or the client's address.
     pub caller: &'a str,
+    /// What the customer was shown they would receive (fixed rate): if the quote now says
+    /// otherwise, no order is made and they are told the new amount.
+    pub expected_to_amount: Option<Decimal>,
 }
 
 /// Who asks, as far as idempotency keys go: a key is its caller's and never answers anyone
@@ -258,6 +261,15 @@ impl Orders {
             None => None,
         };
         let metadata = check_metadata(request.metadata)?;
+        if request.rate_type == RateType::Fixed
+            && let Some(expected) = request.expected_to_amount
+            && expected != quote.to.amount
+        {
+            return Err(OrderError::AmountChanged {
+                to_amount: quote.to.amount,
+                coin: to.coin.clone(),
+            });
+        }
         let fee_percent = self.fees.percent(request.rate_type);
         // Only now, once the request is good: an order at an upstream spends the operator's
         // quota there, of which each caller gets a share.
@@ -502,6 +514,7 @@ mod tests {
             api_key_id: None,
             affiliate_user_id: None,
             partner_fee_percent: None,
+            expected_to_amount: None,
             caller: "203.0.113.7",
         }
     }

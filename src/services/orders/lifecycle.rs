@@ -10,9 +10,18 @@ use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{
     EmergencyChoice, EmergencyReason, OrderEvent, OrderStatus, events_toward,
 };
+use crate::domain::transaction::{Explorers, Transaction};
+use crate::providers::sandbox::transactions::transaction_id;
 use crate::providers::{PairMarket, ProviderError, UpstreamRef, UpstreamState};
 use crate::services::quotes::QuoteError;
 use crate::store::{OrderEffects, OrderRecord};
+
+/// What a refund sends back and the network fee it pays, in the send coin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refund {
+    pub amount: Decimal,
+    pub fee: Decimal,
+}
 
 /// Orders the worker takes in one round: many when each step is work in memory (the
 /// sandbox), fewer when each is a call to an upstream that may take its whole timeout.
@@ -47,6 +56,8 @@ impl Orders {
         }
         let mut next = order.clone();
         next.received_amount = Some(received);
+        next.transactions.deposit =
+            Some(self.sandbox_transaction(&order, from, "deposit", received, None, 0, now));
         let event = match order.status {
             // A deposit after the window closed: the customer chooses a refund or the exchange.
             OrderStatus::Expired if !order.is_final(now) => {
@@ -178,6 +189,56 @@ impl Orders {
             return Err(refund_only(format!("Not enough {} is available", to.coin)));
         }
         Ok(payout)
+    }
+
+    /// What a refund of the deposit sends back: what arrived, less the send coin's network
+    /// fee (never below zero).
+    pub async fn refund_of(&self, order: &OrderRecord) -> Result<Refund, OrderError> {
+        let from = self.currency_of(&order.from_code)?;
+        let to = self.currency_of(&order.to_code)?;
+        // The network fee of paying out the send coin: its fee as the receive side of the
+        // reverse pair.
+        let fee = self
+            .provider
+            .market(to, from, order.rate_type)
+            .await
+            .map_err(QuoteError::from)?
+            .network_fee_to;
+        let received = order.received_amount.unwrap_or(order.from_amount);
+        Ok(Refund {
+            amount: round_down((received - fee).max(Decimal::ZERO), from.precision),
+            fee,
+        })
+    }
+
+    /// What continuing the exchange would pay out now, or why it cannot be continued (the
+    /// emergency panel shows both outcomes before the customer chooses).
+    pub async fn continue_outcome(&self, order: &OrderRecord) -> Result<Decimal, OrderError> {
+        let received = order.received_amount.unwrap_or(order.from_amount);
+        self.continued_payout(order, received).await
+    }
+
+    /// A transaction the sandbox simulates on `currency`'s chain, with an id as that chain
+    /// writes them (the same id for the same order and side).
+    #[allow(clippy::too_many_arguments)]
+    fn sandbox_transaction(
+        &self,
+        order: &OrderRecord,
+        currency: &Currency,
+        side: &str,
+        amount: Decimal,
+        fee: Option<Decimal>,
+        confirmations: u32,
+        now: i64,
+    ) -> Transaction {
+        let format = Explorers::embedded().format(&currency.network);
+        Transaction {
+            id: transaction_id(format, &format!("{}:{side}", order.id)),
+            amount,
+            fee,
+            confirmations: Some(confirmations),
+            at: now,
+        }
     }
 
     async fn current_rate(
@@ -361,19 +422,48 @@ impl Orders {
             }
             OrderStatus::Confirming => {
                 let from = self.currency_of(&order.from_code)?;
+                if let Some(deposit) = &mut next.transactions.deposit {
+                    deposit.confirmations = Some(from.confirmations);
+                }
                 let detail = format!("{} confirmations reached", from.confirmations);
                 (OrderEvent::DepositConfirmed, detail, Some(now + step))
             }
             OrderStatus::Exchange => {
+                let (_, to, market) = self.market_of(&order).await?;
                 next.payout_amount = Some(order.to_amount);
+                next.transactions.payout = Some(self.sandbox_transaction(
+                    &order,
+                    to,
+                    "payout",
+                    order.to_amount,
+                    Some(market.network_fee_to),
+                    0,
+                    now,
+                ));
                 (
                     OrderEvent::Exchanged,
                     "exchanged".to_owned(),
                     Some(now + step),
                 )
             }
-            OrderStatus::Sending => (OrderEvent::PayoutSent, "payout sent".to_owned(), None),
+            OrderStatus::Sending => {
+                if let Some(payout) = &mut next.transactions.payout {
+                    payout.confirmations = Some(1);
+                }
+                (OrderEvent::PayoutSent, "payout sent".to_owned(), None)
+            }
             OrderStatus::Emergency if order.emergency_choice == Some(EmergencyChoice::Refund) => {
+                let from = self.currency_of(&order.from_code)?;
+                let refund = self.refund_of(&order).await?;
+                next.transactions.refund = Some(self.sandbox_transaction(
+                    &order,
+                    from,
+                    "refund",
+                    refund.amount,
+                    Some(refund.fee),
+                    1,
+                    now,
+                ));
                 (OrderEvent::Refunded, "refund sent".to_owned(), None)
             }
             _ => {
@@ -520,7 +610,22 @@ fn upstream_ref(order: &OrderRecord) -> Option<UpstreamRef<'_>> {
 
 /// Takes the amounts the upstream reports; news moves `updated_at`.
 fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i64) {
-    let before = (next.received_amount, next.to_amount, next.payout_amount);
+    let before = (
+        next.received_amount,
+        next.to_amount,
+        next.payout_amount,
+        next.transactions.clone(),
+    );
+    let txs = &state.transactions;
+    for (ours, theirs) in [
+        (&mut next.transactions.deposit, &txs.deposit),
+        (&mut next.transactions.payout, &txs.payout),
+        (&mut next.transactions.refund, &txs.refund),
+    ] {
+        if theirs.is_some() {
+            ours.clone_from(theirs);
+        }
+    }
     if let Some(received) = state.received {
         next.received_amount = Some(received);
     }
@@ -530,7 +635,13 @@ fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i6
     if let Some(paid_out) = state.paid_out {
         next.payout_amount = Some(paid_out);
     }
-    if before != (next.received_amount, next.to_amount, next.payout_amount) {
+    let after = (
+        next.received_amount,
+        next.to_amount,
+        next.payout_amount,
+        next.transactions.clone(),
+    );
+    if before != after {
         next.updated_at = now;
     }
 }

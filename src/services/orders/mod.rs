@@ -26,12 +26,15 @@ use crate::domain::fees::FeeSchedule;
 use crate::domain::language::Language;
 use crate::domain::order::{EmergencyChoice, OrderEvent, OrderStatus};
 use crate::domain::secret::constant_time_eq;
+use crate::domain::transaction::Transaction;
 use crate::providers::LiquidityProvider;
+use crate::services::mail::templates::{TransactionLine, TransactionSide};
 use crate::store::{
     DynStore, MailRecord, OrderChange, OrderEffects, OrderEventRecord, OrderRecord, StoreError,
 };
 
 pub use create::{Caller, IDEMPOTENCY_KEY_TTL_SECONDS, NewOrder};
+pub use lifecycle::Refund;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OrderError {
@@ -41,6 +44,10 @@ pub enum OrderError {
     NotFound,
     #[error("{0}")]
     Conflict(String),
+    /// A fixed-rate order would now pay out another amount than the customer was shown: they
+    /// confirm the new one first (no order is made).
+    #[error("The amount changed: you would now receive {} {coin}", crate::domain::money::to_wire(*to_amount))]
+    AmountChanged { to_amount: Decimal, coin: String },
     /// The `Idempotency-Key` was used before with a different request.
     #[error("{0}")]
     KeyReused(String),
@@ -71,6 +78,8 @@ pub struct OrderSettings {
     /// Orders one caller may open at upstreams a minute: a fair share of what the upstream
     /// allows, so no client spends the whole of it (none on the sandbox).
     pub upstream_orders_per_caller_per_minute: Option<u32>,
+    /// Where transactions link to (`FERRY_EXPLORERS` over the defaults).
+    pub explorers: crate::domain::transaction::Explorers,
 }
 
 /// What order-status mails need: the outbox and the site's name and address.
@@ -92,7 +101,12 @@ pub struct Orders {
     pub settings: OrderSettings,
     token_key: Vec<u8>,
     changes: broadcast::Sender<String>,
+    /// The completed orders' count and volume, as last counted (see `completed_totals`).
+    totals: std::sync::Mutex<Option<(std::time::Instant, (i64, Decimal))>>,
 }
+
+/// How long the completed orders' count and volume are kept before they are counted again.
+const TOTALS_TTL: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Which order changed: wakes the event streams of this process at once.
 pub type OrderChanges = broadcast::Receiver<String>;
@@ -123,6 +137,7 @@ impl Orders {
             settings,
             token_key,
             changes,
+            totals: std::sync::Mutex::new(None),
         })
     }
 
@@ -192,6 +207,20 @@ impl Orders {
     /// The most recently completed orders (the public feed).
     pub async fn recent_completed(&self, limit: i64) -> Result<Vec<OrderRecord>, OrderError> {
         Ok(self.store.recent_completed_orders(limit).await?)
+    }
+
+    /// How many orders completed and their volume in USD, counted at most once a minute (the
+    /// home page shows them to every visitor).
+    pub async fn completed_totals(&self) -> Result<(i64, Decimal), OrderError> {
+        let cached = *self.totals.lock().expect("totals lock");
+        if let Some((at, totals)) = cached
+            && at.elapsed() < TOTALS_TTL
+        {
+            return Ok(totals);
+        }
+        let totals = self.store.completed_totals().await?;
+        *self.totals.lock().expect("totals lock") = Some((std::time::Instant::now(), totals));
+        Ok(totals)
     }
 
     /// Forgets idempotency keys past their time (the order worker, every minute).
@@ -335,6 +364,7 @@ impl Orders {
             mails.public_url.trim_end_matches('/'),
             order.id
         );
+        let lines = self.transaction_lines(order);
         Ok(recipients
             .into_iter()
             .map(|(recipient, language, reason)| {
@@ -345,12 +375,64 @@ impl Orders {
                     status,
                     &link,
                     reason,
+                    &lines,
                 );
                 mails
                     .mailer
                     .record(&recipient, &mail.subject, &mail.body, now)
             })
             .collect())
+    }
+
+    /// Where a public block explorer shows `tx`, one of `order`'s transactions on `currency`'s
+    /// network. The sandbox's made-up transactions link nowhere: no explorer knows them.
+    pub fn explorer_link(
+        &self,
+        order: &OrderRecord,
+        currency: &Currency,
+        tx: &Transaction,
+    ) -> Option<String> {
+        order.provider_order_id.as_ref()?;
+        self.settings.explorers.link(&currency.network, &tx.id)
+    }
+
+    /// The order's transactions as its mails list them.
+    fn transaction_lines(&self, order: &OrderRecord) -> Vec<TransactionLine> {
+        let txs = &order.transactions;
+        [
+            (
+                TransactionSide::Deposit,
+                &order.from_code,
+                &txs.deposit,
+                None,
+            ),
+            (
+                TransactionSide::Payout,
+                &order.to_code,
+                &txs.payout,
+                Some(&order.to_address),
+            ),
+            (
+                TransactionSide::Refund,
+                &order.from_code,
+                &txs.refund,
+                order.refund_address.as_ref(),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(side, code, tx, address)| {
+            let tx = tx.as_ref()?;
+            let currency = self.catalogue.get(code)?;
+            Some(TransactionLine {
+                side,
+                amount: crate::domain::money::to_wire(tx.amount),
+                coin: currency.coin.clone(),
+                address: address.cloned(),
+                id: tx.id.clone(),
+                explorer: self.explorer_link(order, currency, tx),
+            })
+        })
+        .collect()
     }
 
     /// Sends this order's status mails to `email` too (the partner API's `setEmail`).

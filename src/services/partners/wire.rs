@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::money::to_wire;
 use crate::domain::order::{EmergencyReason, OrderStatus};
+use crate::domain::transaction::Transaction;
 use crate::store::{OrderEventRecord, OrderRecord};
 
 /// Ferry's emergency reasons in the partner API's words (a fixed rate that moved after its
@@ -27,16 +28,36 @@ fn reached(events: &[OrderEventRecord], statuses: &[&str]) -> Option<i64> {
         .map(|e| e.created_at)
 }
 
-fn tx(amount: Option<rust_decimal::Decimal>, at: Option<i64>, confirmations: Option<u32>) -> Value {
-    json!({
-        "id": null,
-        "amount": amount.map(to_wire),
-        "fee": null,
-        "ccyfee": null,
-        "timeReg": at,
-        "timeBlock": at,
-        "confirmations": confirmations,
-    })
+/// A `Tx` object: the recorded transaction, or (for an order from before transactions were
+/// recorded) what is known of it without an id.
+fn tx(
+    recorded: Option<&Transaction>,
+    code: &str,
+    amount: Option<rust_decimal::Decimal>,
+    at: Option<i64>,
+    confirmations: Option<u32>,
+) -> Value {
+    match recorded {
+        Some(t) => json!({
+            "id": t.id,
+            "amount": to_wire(t.amount),
+            "fee": t.fee.map(to_wire),
+            // The currency the fee was paid in: Ferry's fees are in the coin moved.
+            "ccyfee": t.fee.map(|_| code),
+            "timeReg": t.at,
+            "timeBlock": t.confirmations.filter(|c| *c > 0).map(|_| t.at),
+            "confirmations": t.confirmations,
+        }),
+        None => json!({
+            "id": null,
+            "amount": amount.map(to_wire),
+            "fee": null,
+            "ccyfee": null,
+            "timeReg": at,
+            "timeBlock": at,
+            "confirmations": confirmations,
+        }),
+    }
 }
 
 fn names(currency: Option<&Currency>, code: &str) -> Value {
@@ -79,14 +100,21 @@ pub fn order_object(
     } else {
         0
     };
+    let txs = &order.transactions;
+    let refund = txs.refund.as_ref();
     let back = match &order.refund_address {
         Some(address) => merge(
             names(from, &order.from_code),
             json!({
-                "amount": refunded.then_some(order.received_amount).flatten().map(to_wire),
+                "amount": refund
+                    .map(|t| t.amount)
+                    .or(refunded.then_some(order.received_amount).flatten())
+                    .map(to_wire),
                 "address": address,
                 "tag": order.refund_tag,
                 "tx": tx(
+                    refund,
+                    &order.from_code,
                     refunded.then_some(order.received_amount).flatten(),
                     refunded.then_some(order.finished_at).flatten(),
                     None,
@@ -96,7 +124,7 @@ pub fn order_object(
         None => json!({
             "code": null, "coin": null, "network": null, "name": null, "alias": null,
             "amount": null, "address": null, "tag": null, "tagName": null,
-            "tx": tx(None, None, None),
+            "tx": tx(None, "", None, None, None),
         }),
     };
     json!({
@@ -123,6 +151,8 @@ pub fn order_object(
             "reqConfirmations": confirmations,
             "maxConfirmations": confirmations,
             "tx": tx(
+                txs.deposit.as_ref(),
+                &order.from_code,
                 order.received_amount,
                 deposit_seen,
                 confirmed.and(confirmations).or(deposit_seen.map(|_| 0)),
@@ -133,7 +163,13 @@ pub fn order_object(
             "usd": format!("{:.2}", order.to_usd),
             "address": order.to_address,
             "tag": order.to_tag,
-            "tx": tx(sent.and(order.payout_amount), sent, sent.map(|_| 1)),
+            "tx": tx(
+                txs.payout.as_ref(),
+                &order.to_code,
+                sent.and(order.payout_amount),
+                sent,
+                sent.map(|_| 1),
+            ),
         })),
         "back": back,
         "emergency": {
