@@ -2,10 +2,13 @@
 //! memory, with `ETag` and `Last-Modified`; 503 while no pair can be traded.
 
 use axum::Router;
-use axum::extract::State;
+use axum::body::Body;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+
+use serde::Deserialize;
 
 use super::AppState;
 use crate::domain::fees::RateType;
@@ -14,21 +17,46 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route(
             "/rates/float.xml",
-            get(|state: State<AppState>, headers: HeaderMap| {
-                rate_file(state, headers, RateType::Float)
-            }),
+            get(
+                |state: State<AppState>, headers: HeaderMap, query: Query<PairFilter>| {
+                    rate_file(state, headers, query, RateType::Float)
+                },
+            ),
         )
         .route(
             "/rates/fixed.xml",
-            get(|state: State<AppState>, headers: HeaderMap| {
-                rate_file(state, headers, RateType::Fixed)
-            }),
+            get(
+                |state: State<AppState>, headers: HeaderMap, query: Query<PairFilter>| {
+                    rate_file(state, headers, query, RateType::Fixed)
+                },
+            ),
         )
+}
+
+/// `?from=BTC,ETH&to=USDTTRC`: only those pairs (either list may be left out).
+#[derive(Debug, Default, Deserialize)]
+struct PairFilter {
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    to: Option<String>,
+}
+
+/// Currency codes of a comma-separated list, upper-cased; `None` for no list (every code).
+fn codes(list: Option<&str>) -> Option<Vec<String>> {
+    let list = list?.trim();
+    (!list.is_empty()).then(|| {
+        list.split(',')
+            .map(|c| c.trim().to_ascii_uppercase())
+            .filter(|c| !c.is_empty())
+            .collect()
+    })
 }
 
 async fn rate_file(
     State(state): State<AppState>,
     headers: HeaderMap,
+    Query(filter): Query<PairFilter>,
     rate_type: RateType,
 ) -> Response {
     let Some(file) = state.rates.current(rate_type) else {
@@ -39,21 +67,63 @@ async fn rate_file(
         )
             .into_response();
     };
+    let (from, to) = (codes(filter.from.as_deref()), codes(filter.to.as_deref()));
+    for code in from.iter().chain(to.iter()).flatten() {
+        if state.catalogue.get(code).is_none() {
+            return (StatusCode::BAD_REQUEST, format!("Unknown currency {code}")).into_response();
+        }
+    }
+    let listed = |list: &Option<Vec<String>>, code: &str| {
+        list.as_ref().is_none_or(|l| l.iter().any(|c| c == code))
+    };
+    // The whole file is sent gzipped to whoever accepts it (a few hundred kilobytes instead of
+    // megabytes); a few pairs are small enough as they are.
+    let (body, etag, gzip) = if from.is_none() && to.is_none() {
+        let gzip = accepts_gzip(&headers);
+        let body = if gzip {
+            // Compressing megabytes is work for a blocking thread, once per file.
+            let zipping = file.clone();
+            let zipped = tokio::task::spawn_blocking(move || zipping.gzip().to_vec()).await;
+            match zipped {
+                Ok(bytes) => Body::from(bytes),
+                Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            }
+        } else {
+            Body::from(file.xml.clone())
+        };
+        (body, file.etag.clone(), gzip)
+    } else {
+        let (xml, etag) = file.filtered(|i| listed(&from, i.from) && listed(&to, i.to));
+        (Body::from(xml), etag, false)
+    };
+    // One validator per representation: the gzipped file is another one.
+    let etag = if gzip {
+        format!("{}-gzip\"", etag.trim_end_matches('"'))
+    } else {
+        etag
+    };
     let not_modified = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == file.etag));
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag));
     let mut response = if not_modified {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        (
+        let mut response = (
             [(header::CONTENT_TYPE, "application/xml; charset=utf-8")],
-            file.xml.clone(),
+            body,
         )
-            .into_response()
+            .into_response();
+        if gzip {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        response
     };
     let out = response.headers_mut();
-    if let Ok(etag) = HeaderValue::from_str(&file.etag) {
+    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if let Ok(etag) = HeaderValue::from_str(&etag) {
         out.insert(header::ETAG, etag);
     }
     if let Ok(modified) = HeaderValue::from_str(&http_date(file.generated_at)) {
@@ -64,6 +134,25 @@ async fn rate_file(
         HeaderValue::from_static("public, max-age=30"),
     );
     response
+}
+
+/// The client takes gzip (`Accept-Encoding: gzip`, not refused with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
 }
 
 /// Unix seconds as an HTTP date (`Sun, 22 Nov 2026 08:58:01 GMT`).
@@ -94,6 +183,21 @@ fn http_date(unix: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        let with = |value: &str| {
+            let mut headers = super::HeaderMap::new();
+            headers.insert(super::header::ACCEPT_ENCODING, value.parse().unwrap());
+            super::accepts_gzip(&headers)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, gzip;q=0.8"));
+        assert!(with("*"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("br"));
+        assert!(!super::accepts_gzip(&super::HeaderMap::new()));
+    }
+
     #[test]
     fn http_dates_are_imf_fixdate() {
         assert_eq!(super::http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");

@@ -13,14 +13,76 @@ use crate::domain::money::{round_down, to_wire};
 use crate::providers::LiquidityProvider;
 use crate::services::availability::{CurrencyState, CurrencySwitches};
 
-/// One generated file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One generated file: the whole of it (also gzipped, for monitors that accept it), and its
+/// items one by one, for a monitor that asks for some pairs only.
+#[derive(Debug)]
 pub struct RateFile {
     pub xml: String,
-    pub items: usize,
+    /// Compressed on first demand, once per file.
+    gzip: std::sync::OnceLock<Vec<u8>>,
+    pub items: Vec<RateItem>,
     /// Strong validator: a hash of the content.
     pub etag: String,
     pub generated_at: i64,
+}
+
+/// One pair's line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateItem {
+    pub from: &'static str,
+    pub to: &'static str,
+    pub line: String,
+}
+
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n";
+const TAIL: &str = "</rates>\n";
+
+impl RateFile {
+    fn of(items: Vec<RateItem>, generated_at: i64) -> RateFile {
+        let xml = document(items.iter());
+        RateFile {
+            etag: etag_of(&xml),
+            xml,
+            gzip: std::sync::OnceLock::new(),
+            items,
+            generated_at,
+        }
+    }
+
+    /// The whole file, gzipped.
+    pub fn gzip(&self) -> &[u8] {
+        self.gzip.get_or_init(|| gzipped(self.xml.as_bytes()))
+    }
+
+    /// The file with only the pairs `wanted` keeps, and its validator.
+    pub fn filtered(&self, wanted: impl Fn(&RateItem) -> bool) -> (String, String) {
+        let xml = document(self.items.iter().filter(|i| wanted(i)));
+        let etag = etag_of(&xml);
+        (xml, etag)
+    }
+}
+
+fn document<'a>(items: impl Iterator<Item = &'a RateItem>) -> String {
+    let mut xml = String::from(HEAD);
+    for item in items {
+        xml.push_str(&item.line);
+    }
+    xml.push_str(TAIL);
+    xml
+}
+
+fn etag_of(xml: &str) -> String {
+    format!(
+        "\"{}\"",
+        hex::encode(&sha2::Sha256::digest(xml.as_bytes())[..12])
+    )
+}
+
+fn gzipped(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).expect("writing to memory");
+    encoder.finish().expect("writing to memory")
 }
 
 pub struct RateExport {
@@ -62,7 +124,7 @@ impl RateExport {
             .read()
             .expect("rate file lock")
             .clone()
-            .filter(|f| f.items > 0)
+            .filter(|f| !f.items.is_empty())
     }
 
     /// Regenerates both files.
@@ -110,43 +172,45 @@ impl RateExport {
             .iter()
             .map(|c| (c, self.switches.state(self.provider.as_ref(), c)))
             .collect();
-        let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n");
-        let mut items = 0;
+        let mut items = Vec::new();
         for (from, to) in self.pairs(&states) {
             let Ok(market) = self.provider.market(from, to, rate_type).await else {
                 continue;
             };
             let out = round_down(market.rate * keep, to.precision);
-            if market.reserve_to <= Decimal::ZERO || out <= Decimal::ZERO {
+            // Only pairs that can be traded: a reserve, limits that leave room, and a smallest
+            // order that pays out more than the network fee.
+            let smallest_payout = market.min_from * out - market.network_fee_to;
+            if market.reserve_to <= Decimal::ZERO
+                || out <= Decimal::ZERO
+                || market.min_from > market.max_from
+                || smallest_payout <= Decimal::ZERO
+            {
                 continue;
             }
             let param = match rate_type {
                 RateType::Float => "<param>floating</param>",
                 RateType::Fixed => "",
             };
-            xml.push_str(&format!(
-                "<item><from>{}</from><to>{}</to><in>1</in><out>{}</out><amount>{}</amount>\
-                 <minamount>{}</minamount><maxamount>{}</maxamount><tofee>{}</tofee>{param}</item>\n",
-                from.code,
-                to.code,
+            // Limits and the fee carry their currency, as monitors read them.
+            let line = format!(
+                "<item><from>{from}</from><to>{to}</to><in>1</in><out>{}</out><amount>{}</amount>\
+                 <minamount>{} {from}</minamount><maxamount>{} {from}</maxamount>\
+                 <tofee>{} {to}</tofee>{param}</item>\n",
                 to_wire(out),
                 to_wire(round_down(market.reserve_to, to.precision)),
                 to_wire(market.min_from),
                 to_wire(market.max_from),
                 to_wire(market.network_fee_to),
-            ));
-            items += 1;
+                from = from.code,
+                to = to.code,
+            );
+            items.push(RateItem {
+                from: &from.code,
+                to: &to.code,
+                line,
+            });
         }
-        xml.push_str("</rates>\n");
-        let etag = format!(
-            "\"{}\"",
-            hex::encode(&sha2::Sha256::digest(xml.as_bytes())[..12])
-        );
-        RateFile {
-            xml,
-            items,
-            etag,
-            generated_at: now,
-        }
+        RateFile::of(items, now)
     }
 }

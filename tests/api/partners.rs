@@ -984,6 +984,13 @@ async fn the_rate_export_limits_match_the_partner_price() {
         let end = item.find(&format!("</{name}>")).unwrap();
         item[start..end].to_owned()
     };
+    // Limits are written with their currency (`0.0015 BTC`): the amount, checked for its unit.
+    let limit = |item: &str, name: &str| {
+        let text = element(item, name);
+        let (amount, unit) = text.split_once(' ').expect("an amount and its unit");
+        assert_eq!(unit, element(item, "from"), "{item}");
+        amount.to_owned()
+    };
     // The sandbox market moves every few seconds and the file follows within a second, so a
     // mismatch is retried with a fresh file; a real disagreement fails every round.
     let mut mismatch = String::new();
@@ -1001,14 +1008,14 @@ async fn the_rate_export_limits_match_the_partner_price() {
             let (from, to) = (element(item, "from"), element(item, "to"));
             let price = app
                 .v2("price", &key, &secret, &json!({ "type": "float", "fromCcy": from, "toCcy": to,
-                                                      "direction": "from", "amount": element(item, "minamount") }))
+                                                      "direction": "from", "amount": limit(item, "minamount") }))
                 .await;
             assert_eq!(price["code"], 0, "{price}");
             let limits = (&price["data"]["from"]["min"], &price["data"]["from"]["max"]);
             if limits
                 != (
-                    &json!(element(item, "minamount")),
-                    &json!(element(item, "maxamount")),
+                    &json!(limit(item, "minamount")),
+                    &json!(limit(item, "maxamount")),
                 )
             {
                 mismatch = format!("{item} vs {limits:?}");
