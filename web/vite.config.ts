@@ -1,12 +1,41 @@
 /// <reference types="vitest/config" />
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The theme's pre-paint script (src/theme/theme-init.js) as a classic `<script>` at the end of
+ * `<head>`: the CSP forbids inline scripts, so builds emit it as a hashed, immutable asset. It
+ * runs before the body is parsed, so the first paint has the chosen theme.
+ */
+function themeInit(): Plugin {
+  const source = fileURLToPath(new URL('./src/theme/theme-init.js', import.meta.url));
+  let src = '/src/theme/theme-init.js';
+  let code = '';
+  return {
+    name: 'ferry-theme-init',
+    configResolved(config) {
+      if (config.command !== 'build' || config.build.ssr) return;
+      code = readFileSync(source, 'utf8')
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('//'))
+        .map((line) => line.trim())
+        .join('');
+      src = `/assets/theme-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+    },
+    generateBundle() {
+      if (code) this.emitFile({ type: 'asset', fileName: src.slice(1), source: code });
+    },
+    transformIndexHtml: () => [{ tag: 'script', attrs: { src }, injectTo: 'head' }],
+  };
+}
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), themeInit()],
   // The year the prerendered pages were built in (lib/use-current-year.ts).
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   resolve: {

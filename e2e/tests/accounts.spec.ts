@@ -168,7 +168,10 @@ test('the whole account journey: referral sign-up, mailed verification, 2FA, ord
   await expect(page).toHaveURL(new RegExp(`/order-details/${orderId}$`));
   await expect(page.getByText(en('order.publicView'))).toBeVisible();
   await expect(page.getByText(ADDRESSES.ETH)).toHaveCount(0);
+  // Tracking is for everyone: the footer's link goes to the Track page, not to sign in.
   await page.getByRole('link', { name: en('footer.trackOrder') }).click();
+  await expect(page).toHaveURL(/\/track$/);
+  await page.goto('/orders');
   await expect(page).toHaveURL(/\/signin$/);
 
   // Forgot password → the mailed link → a new password; the old sessions are gone.

@@ -4,11 +4,20 @@ import { expect, test } from '@playwright/test';
 import { ADDRESSES, simulateDeposit } from './support';
 
 test('home shows the trust cards, popular pairs, the app teaser and the FAQ teaser', async ({ page }) => {
+  // Figures come from the server's count: none on an exchange with nothing completed.
+  await page.route('**/api/site-stats', (route) =>
+    route.fulfill({ json: { completed_orders: 0, volume_usd: '0' } }),
+  );
   await page.goto('/');
-  const trust = page.getByRole('region', { name: 'Trusted since 2024' });
-  for (const card of ['Secure', 'Fast', 'Best rates', '24/7 help']) {
+  const trust = page.getByRole('region', { name: 'How Ferry keeps your swap safe' });
+  // Support as the operator sets it (FERRY_SUPPORT_HOURS, default): hours, not "24/7".
+  for (const card of ['Secure', 'Fast', 'Best rates', 'Help and support']) {
     await expect(trust.getByRole('heading', { name: card })).toBeVisible();
   }
+  await expect(trust).toContainText('Our team answers Mon-Fri 9:00 AM-8:00 PM EST');
+  await expect(trust).not.toContainText('24/7');
+  await expect(page.getByText(/Trusted since/)).toHaveCount(0);
+  await expect(page.getByTestId('site-stats')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Why choose Ferry' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Mobile apps are coming soon' })).toBeVisible();
 
@@ -23,6 +32,17 @@ test('home shows the trust cards, popular pairs, the app teaser and the FAQ teas
   await expect(page.getByRole('region', { name: 'Frequently asked questions' }).getByText(claim, { exact: false })).toBeVisible();
   // One completion-time claim, the same on the trust card.
   await expect(trust.getByText(claim, { exact: false })).toBeVisible();
+});
+
+test('with completed exchanges, the trust section shows the server\'s figures', async ({ page }) => {
+  await page.route('**/api/site-stats', (route) =>
+    route.fulfill({ json: { completed_orders: 1234, volume_usd: '98765.4' } }),
+  );
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Trusted since 2024' })).toBeVisible();
+  await expect(page.getByTestId('site-stats')).toHaveText('Exchanges completed: 1,234 · swapped in all: $98,765');
+  await page.goto('/?lang=de');
+  await expect(page.getByTestId('site-stats')).toHaveText(/^Abgeschlossene Tausche: 1\.234 · insgesamt getauscht: 98\.765\s\$$/);
 });
 
 test('a completed exchange appears in the recent transactions', async ({ page, request }) => {

@@ -88,8 +88,9 @@ struct CreateOrderRequest {
     /// The referral code the visitor arrived with (`?ref=`), for the affiliate programme.
     #[serde(default, alias = "referral_code")]
     referral_code: Option<String>,
-    /// What the customer was shown they would receive on a fixed-rate order: if it changed,
-    /// 409 with the new amount instead of an order. Float amounts are estimates; ignored there.
+    /// What the customer was shown they would receive on a fixed-rate order: if the order would
+    /// now give less, 409 with the new amount instead of an order (as much or more goes
+    /// through). Float amounts are estimates; ignored there.
     #[serde(default)]
     #[schema(value_type = Option<String>, example = "3.2841")]
     expected_to_amount: Option<AmountInput>,

@@ -723,7 +723,7 @@ async fn a_fixed_order_whose_amount_changed_since_the_quote_asks_first_and_makes
     let app = app().await;
     let mut body = btc_to_eth("0.1");
     body["type"] = json!("fixed");
-    body["expectedToAmount"] = json!("0.00000001");
+    body["expectedToAmount"] = json!("1000");
     let before = count_orders(&app).await;
     let (status, refused) = create(&app, &body).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
@@ -741,6 +741,11 @@ async fn a_fixed_order_whose_amount_changed_since_the_quote_asks_first_and_makes
     body["expectedToAmount"] = json!(now);
     let order = create_ok(&app, &body).await;
     assert_eq!(order["to"]["amount"], now.as_str());
+
+    // Shown less than the order gives now: nothing to confirm, the order gives what it gives.
+    body["expectedToAmount"] = json!("0.00000001");
+    let better = create_ok(&app, &body).await;
+    assert_eq!(better["to"]["amount"], now.as_str());
 
     // A float amount is an estimate: no confirmation asked for.
     let mut float = btc_to_eth("0.1");

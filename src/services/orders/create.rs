@@ -62,8 +62,8 @@ pub struct NewOrder<'a> {
     pub partner_fee_percent: Option<Decimal>,
     /// Who asks, as budgets count callers: the API key, or the client's address.
     pub caller: &'a str,
-    /// What the customer was shown they would receive (fixed rate): if the quote now says
-    /// otherwise, no order is made and they are told the new amount.
+    /// What the customer was shown they would receive (fixed rate): if the quote now gives
+    /// less, no order is made and they are told the new amount; as much or more goes through.
     pub expected_to_amount: Option<Decimal>,
 }
 
@@ -263,7 +263,7 @@ impl Orders {
         let metadata = check_metadata(request.metadata)?;
         if request.rate_type == RateType::Fixed
             && let Some(expected) = request.expected_to_amount
-            && expected != quote.to.amount
+            && quote.to.amount < expected
         {
             return Err(OrderError::AmountChanged {
                 to_amount: quote.to.amount,

@@ -14,6 +14,7 @@ import { MarketsRoute } from './routes/markets';
 const NotFoundRoute = lazyWithTexts(() => import('./routes/not-found'));
 const ExchangePairRoute = lazyWithTexts(() => import('./routes/exchange-pair'));
 const OrderPage = lazyWithTexts(() => import('@/features/exchange/components/order-page'));
+const TrackPage = lazyWithTexts(() => import('@/features/exchange/components/track-page'));
 const AllPairsPage = lazyWithTexts(() => import('@/features/exchange/components/all-pairs-page'));
 const ConvertPage = lazyWithTexts(() => import('@/features/exchange/components/convert-page'));
 const AboutPage = lazyWithTexts(() => import('@/features/site/components/about-page'));
@@ -124,6 +125,7 @@ export const routes: RouteObject[] = [
       { path: '/blog/tag/:tag', element: <BlogListPage /> },
       { path: '/blog/:slug', element: <BlogPostPage /> },
       { path: '/privacy', element: <PrivacyRoute /> },
+      { path: paths.track, element: <TrackPage /> },
       { path: '/order/:orderId', element: <OrderPage /> },
       { path: '/order-details/:orderId', element: <OrderPage /> },
       { path: paths.forgotPassword, element: <ForgotPasswordPage /> },

@@ -29,7 +29,10 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
+  track: '/track',
   order: (id: string) => `/order/${id}`,
+  /** The order's own link: its page with the token that opens it on any device. */
+  orderLink: (id: string, token: string) => `/order/${id}?token=${encodeURIComponent(token)}`,
   orderDetails: (id: string) => `/order-details/${id}`,
   // Signed-in only.
   orders: '/orders',

@@ -31,6 +31,45 @@ export function formatNumber(
   return number === null ? DASH : numberFormat(locale, options).format(number);
 }
 
+/**
+ * An exchange rate with sensible significant digits and the locale's separators:
+ * `40.7903`, `60,123.5`, `0.0512346` — never ten decimals.
+ */
+export function formatRate(value: number | string | null | undefined, locale: string): string {
+  return formatNumber(value, locale, { maximumSignificantDigits: 6 });
+}
+
+/**
+ * A coin amount as the server wrote it (a decimal string), grouped and in the locale's
+ * separators, every digit kept: `1,234.56789012`, `1.234,56789012`.
+ */
+export function formatAmount(value: string | number | null | undefined, locale: string): string {
+  if (toFinite(value) === null) return DASH;
+  if (!/^[+-]?\d+(\.\d*)?$/.test(String(value))) {
+    return formatNumber(value, locale, { maximumFractionDigits: 8 });
+  }
+  const [whole = '0', fraction = ''] = String(value).replace(/^\+/, '').split('.');
+  const negative = whole.startsWith('-');
+  const digits = negative ? whole.slice(1) : whole;
+  const parts = numberFormat(locale, {}).formatToParts(negative ? -1.5 : 1.5);
+  const decimal = parts.find((p) => p.type === 'decimal')?.value ?? '.';
+  const grouped = numberFormat(locale, { useGrouping: true }).format(BigInt(digits || '0'));
+  const trimmed = fraction.replace(/0+$/, '');
+  return `${negative ? '-' : ''}${grouped}${trimmed ? `${decimal}${trimmed}` : ''}`;
+}
+
+/** A fee in percent (`"0.5"`) as the locale writes percentages: `0.5%`, `0,5 %`. */
+export function formatPercent(percent: number | string | null | undefined, locale: string): string {
+  const number = toFinite(percent);
+  return number === null
+    ? DASH
+    : numberFormat(locale, {
+        style: 'percent',
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 2,
+      }).format(number / 100);
+}
+
 function usdFormat(locale: string, digits: number): Intl.NumberFormat {
   return numberFormat(locale, {
     style: 'currency',

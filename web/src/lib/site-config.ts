@@ -2,6 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from './api-client';
+import { formatPercent } from './format';
 
 export interface SiteConfig {
   site_name: string;
@@ -17,6 +18,10 @@ export interface SiteConfig {
   sandbox: boolean;
   /** The year the home page says the service is trusted since. */
   trusted_since: number;
+  /** The operator's support hours in their words ("Mon–Fri 9:00–20:00 EST"), if set. */
+  support_hours?: string | null;
+  /** Only when the operator says support answers around the clock. */
+  support_always_open?: boolean;
 }
 
 /** The settings the server writes into the page (`<meta name="ferry-config">`), if any. */
@@ -49,4 +54,13 @@ export function feesOf(config: SiteConfig | undefined) {
   return config
     ? { float: config.fees.float_percent, fixed: config.fees.fixed_percent }
     : undefined;
+}
+
+/** The fees as the reader's locale writes percentages (`0.5%`, `0,5 %`), for texts. */
+export function percentFees(config: SiteConfig | undefined, language: string) {
+  const fees = feesOf(config) ?? { float: '0.5', fixed: '1.0' };
+  return {
+    float: formatPercent(fees.float, language),
+    fixed: formatPercent(fees.fixed, language),
+  };
 }

@@ -7,10 +7,14 @@ import { Spinner } from '@/components/ui/spinner';
 import { useReferralCapture } from '@/features/affiliate/hooks/use-referral-capture';
 import { useSiteConfig } from '@/lib/site-config';
 
-import { Footer } from './footer';
+import { lazyWithTexts } from '@/lib/i18n';
+
 import { Header } from './header';
 import { LanguageSync } from './language-sync';
 import { SandboxBanner } from './sandbox-banner';
+
+// Below the fold on every page: its code loads after the first screen's.
+const Footer = lazyWithTexts(() => import('./footer'));
 
 export function AppLayout() {
   const { t } = useTranslation();
@@ -35,7 +39,9 @@ export function AppLayout() {
             <Outlet />
           </Suspense>
         </main>
-        <Footer />
+        <Suspense fallback={null}>
+          <Footer />
+        </Suspense>
         <ScrollRestoration />
       </div>
     </SiteNameProvider>

@@ -1,4 +1,5 @@
 // Footer of spec/accounts-and-pages.md §2.7: quick links, resources, supported coins, copyright.
+// Below the fold of every page: it loads after the first screen (app-layout.tsx).
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -14,7 +15,7 @@ const COLUMNS = [
       { to: paths.markets, key: 'footer.markets' },
       { to: paths.allPairs, key: 'footer.allPairs' },
       { to: paths.convert, key: 'footer.convert' },
-      { to: paths.orders, key: 'footer.trackOrder' },
+      { to: paths.track, key: 'footer.trackOrder' },
     ],
   },
   {
@@ -54,7 +55,7 @@ const SUPPORTED_COINS = [
   'TON',
 ] as const;
 
-export function Footer() {
+export default function Footer() {
   const { t } = useTranslation();
   const { data: config } = useSiteConfig();
   const siteName = config?.site_name ?? 'Ferry';
@@ -69,10 +70,13 @@ export function Footer() {
         {COLUMNS.map((column) => (
           <nav key={column.title} aria-label={t(column.title)}>
             <h2 className="text-sm font-semibold text-slate-900">{t(column.title)}</h2>
-            <ul className="mt-3 space-y-2 text-sm">
+            <ul className="mt-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} className="text-slate-600 hover:text-teal-800">
+                  <Link
+                    to={link.to}
+                    className="inline-flex min-h-11 min-w-11 items-center text-slate-600 hover:text-teal-800 md:min-h-8"
+                  >
                     {t(link.key)}
                   </Link>
                 </li>

@@ -1,33 +1,29 @@
-// Header of spec/accounts-and-pages.md §2.7.
-import { Menu as MenuIcon, Moon, X } from 'lucide-react';
+// Header of spec/accounts-and-pages.md §2.7, with order tracking and the theme control.
+import { Menu as MenuIcon, X } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { type User, useUser } from '@/lib/auth';
+import { useUser } from '@/lib/auth';
 import { useSiteConfig } from '@/lib/site-config';
 import { cn } from '@/lib/utils';
 import { lazyWithTexts } from '@/lib/i18n';
 
-import { LanguageMenu } from './language-menu';
-import { ACCOUNT_LINKS } from './nav-links';
+import { GuestActions } from './guest-actions';
+import { mainLinks } from './nav-links';
 
-// Signed-in controls load only for signed-in visitors: most visitors never need them.
+// Signed-in controls load only for signed-in visitors, the phone menu when it is opened: most
+// visitors never need them.
 const UserMenu = lazyWithTexts(() => import('./user-menu'));
-const MobileSignOut = lazyWithTexts(() =>
-  import('./user-menu').then((m) => ({ default: m.MobileSignOut })),
-);
+const MobileMenu = lazyWithTexts(() => import('./mobile-menu'));
+const HeaderMenus = lazyWithTexts(() => import('./header-menus'));
 
-const NAV_LINKS = [
-  { to: paths.about, key: 'nav.about' },
-  { to: paths.blog, key: 'nav.blog' },
-  { to: paths.presale, key: 'nav.presale' },
-  { to: paths.faq, key: 'nav.faq' },
-  { to: paths.apiDocs, key: 'nav.api' },
-  { to: paths.status, key: 'nav.status' },
-] as const;
+/** Where the language and theme menus go while their code loads: the same room, no shift. */
+function MenusPlaceholder() {
+  return <span aria-hidden="true" className="inline-block h-11 w-[6.5rem] md:h-9" />;
+}
 
 function Logo() {
   const { t } = useTranslation();
@@ -36,7 +32,7 @@ function Logo() {
   return (
     <Link
       to={paths.home}
-      className="flex items-center gap-2 text-lg font-bold text-slate-900"
+      className="flex min-h-11 items-center gap-2 text-lg font-bold text-slate-900"
       aria-label={t('nav.home', { siteName })}
     >
       <img src="/favicon.svg" alt="" className="size-8" width="32" height="32" />
@@ -45,96 +41,24 @@ function Logo() {
   );
 }
 
-function GuestActions({ className }: { className?: string }) {
-  const { t } = useTranslation();
-  return (
-    <div className={cn('flex items-center gap-2', className)}>
-      <Link to={paths.signIn} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
-        {t('nav.signIn')}
-      </Link>
-      <Link to={paths.signUp} className={buttonVariants({ variant: 'primary', size: 'sm' })}>
-        {t('nav.signUp')}
-      </Link>
-    </div>
-  );
-}
-
-function ThemeButton() {
-  const { t } = useTranslation();
-  return (
-    <Button
-      variant="ghost"
-      size="icon"
-      disabled
-      aria-label={`${t('nav.theme')}: ${t('nav.themeComingSoon')}`}
-      title={t('nav.themeComingSoon')}
-    >
-      <Moon aria-hidden="true" className="size-4" />
-    </Button>
-  );
-}
-
-function MobileMenu({ user, onClose }: { user: User | null; onClose: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
-      {user ? (
-        <p className="py-3 font-medium text-slate-900">
-          {t('nav.greeting', { name: user.username })}
-        </p>
-      ) : null}
-      <nav aria-label={t('nav.mainNavigation')} className="flex flex-col py-2">
-        {NAV_LINKS.map((link) => (
-          <Link
-            key={link.to}
-            to={link.to}
-            onClick={onClose}
-            className="rounded-md px-2 py-2 hover:bg-slate-100"
-          >
-            {t(link.key)}
-          </Link>
-        ))}
-        {user
-          ? ACCOUNT_LINKS.map((link) => (
-              <Link
-                key={link.to}
-                to={link.to}
-                onClick={onClose}
-                className="rounded-md px-2 py-2 hover:bg-slate-100"
-              >
-                {t(link.key)}
-              </Link>
-            ))
-          : null}
-      </nav>
-      {user ? (
-        <Suspense fallback={null}>
-          <MobileSignOut />
-        </Suspense>
-      ) : (
-        <GuestActions className="pt-2" />
-      )}
-    </div>
-  );
-}
-
 export function Header() {
   const { t } = useTranslation();
   const { user } = useUser();
+  const { data: config } = useSiteConfig();
   const [mobileOpen, setMobileOpen] = useState(false);
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
         <Logo />
         <nav aria-label={t('nav.mainNavigation')} className="hidden items-center gap-1 md:flex">
-          {NAV_LINKS.map((link) => (
+          {mainLinks(config).map((link) => (
             <NavLink
               key={link.to}
               to={link.to}
               className={({ isActive }) =>
                 cn(
-                  'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100',
+                  'inline-flex h-11 items-center rounded-md px-3 text-sm font-medium text-slate-700 hover:bg-slate-100',
                   isActive && 'text-teal-800',
                 )
               }
@@ -144,8 +68,9 @@ export function Header() {
           ))}
         </nav>
         <div className="flex items-center gap-1">
-          <LanguageMenu />
-          <ThemeButton />
+          <Suspense fallback={<MenusPlaceholder />}>
+            <HeaderMenus />
+          </Suspense>
           <div className="hidden md:block">
             {user ? (
               <Suspense fallback={null}>
@@ -168,7 +93,11 @@ export function Header() {
           </Button>
         </div>
       </div>
-      {mobileOpen ? <MobileMenu user={user} onClose={() => setMobileOpen(false)} /> : null}
+      {mobileOpen ? (
+        <Suspense fallback={null}>
+          <MobileMenu user={user} onClose={() => setMobileOpen(false)} />
+        </Suspense>
+      ) : null}
     </header>
   );
 }

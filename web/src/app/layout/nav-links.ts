@@ -1,4 +1,5 @@
 import { paths } from '@/config/paths';
+import type { SiteConfig } from '@/lib/site-config';
 
 /** The signed-in user's pages, in the order of spec/accounts-and-pages.md §2.7. */
 export const ACCOUNT_LINKS = [
@@ -9,3 +10,19 @@ export const ACCOUNT_LINKS = [
   { to: paths.affiliate, key: 'nav.affiliate' },
   { to: paths.apiManagement, key: 'nav.apiManagement' },
 ] as const;
+
+/**
+ * The main menu (§2.7), with order tracking first. Presale takes a slot only where the
+ * operator runs one (`FERRY_PRESALE_URL`): the page says so when none is open, the menu does not.
+ */
+export function mainLinks(config: SiteConfig | undefined) {
+  return [
+    { to: paths.track, key: 'nav.track' },
+    { to: paths.about, key: 'nav.about' },
+    { to: paths.blog, key: 'nav.blog' },
+    ...(config?.presale_url ? [{ to: paths.presale, key: 'nav.presale' } as const] : []),
+    { to: paths.faq, key: 'nav.faq' },
+    { to: paths.apiDocs, key: 'nav.api' },
+    { to: paths.status, key: 'nav.status' },
+  ] as const;
+}

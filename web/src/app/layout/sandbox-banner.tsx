@@ -11,7 +11,7 @@ export function SandboxBanner() {
   return (
     <div
       role="status"
-      className="flex items-center justify-center gap-2 bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950"
+      className="flex items-center justify-center gap-2 bg-amber-100 px-4 py-1.5 text-center text-xs font-medium text-amber-950 sm:py-2 sm:text-sm"
     >
       <FlaskConical aria-hidden="true" className="size-4 shrink-0" />
       {t('sandbox.banner')}

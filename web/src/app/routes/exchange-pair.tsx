@@ -1,6 +1,6 @@
 // /exchange/{from}-{to}: the widget with a pair preselected (lowercase codes in links).
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 
 import catalogue from '@catalogue';
 
@@ -18,6 +18,8 @@ const SHIPPED = catalogueCurrencies(catalogue.currencies);
 export default function ExchangePairRoute() {
   const { t } = useTranslation();
   const { pair = '' } = useParams();
+  // 'New Exchange' on an order comes here with the amount the form starts over with.
+  const startAmount = (useLocation().state as { amount?: string } | null)?.amount;
   const list = useCurrencies().data?.list ?? SHIPPED;
   const { data: config } = useSiteConfig();
   const [rawFrom = '', rawTo = ''] = pair.toUpperCase().split('-');
@@ -57,6 +59,7 @@ export default function ExchangePairRoute() {
         {...(fees ? { fees } : {})}
         {...(config?.sandbox ? { samples: SAMPLE_ADDRESSES } : {})}
         knownCurrencies={SHIPPED}
+        {...(startAmount ? { initialAmount: startAmount } : {})}
       />
     </section>
   );

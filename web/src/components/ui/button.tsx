@@ -13,10 +13,12 @@ export const buttonVariants = cva(
         ghost: 'text-slate-700 hover:bg-slate-100',
         destructive: 'bg-red-700 text-white hover:bg-red-800',
       },
+      // Every size is a 44 px tap target on a phone; small buttons shrink on wider screens,
+      // where a pointer is the usual way in.
       size: {
-        sm: 'h-8 px-3',
-        md: 'h-10 px-4',
-        icon: 'size-10',
+        sm: 'h-11 min-w-11 px-3 md:h-9 md:min-w-9',
+        md: 'h-11 px-4',
+        icon: 'size-11',
       },
     },
     defaultVariants: { variant: 'primary', size: 'md' },

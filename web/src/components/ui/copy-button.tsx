@@ -38,7 +38,7 @@ export function CopyButton({ value, what, successMessage, text, className }: Cop
       type="button"
       aria-label={copied ? t('copy.copied') : t('copy.copy', { what })}
       className={cn(
-        'inline-flex size-8 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100',
+        'inline-flex size-11 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 md:size-9',
         className,
       )}
       onClick={onClick}

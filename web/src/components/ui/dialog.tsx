@@ -56,7 +56,7 @@ export function Dialog({
         onClose();
       }}
       className={cn(
-        'm-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl p-0 backdrop:bg-slate-900/60',
+        'm-auto w-[min(32rem,calc(100vw-2rem))] rounded-xl bg-white p-0 text-slate-900 backdrop:bg-slate-900/60 dark:backdrop:bg-black/60',
         className,
       )}
     >

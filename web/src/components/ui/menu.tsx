@@ -139,7 +139,7 @@ export function Menu({
               lang={item.lang}
               aria-current={item.current ? 'true' : undefined}
               className={cn(
-                'flex w-full items-center justify-between gap-3 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-slate-100 focus:bg-slate-100',
+                'flex min-h-11 w-full items-center justify-between gap-3 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-slate-100 focus:bg-slate-100 md:min-h-9',
                 item.current && 'font-semibold',
               )}
               onClick={() => {

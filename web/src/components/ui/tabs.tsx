@@ -24,13 +24,13 @@ interface TabsProps<T extends string> {
 const TAB_STYLES = {
   underline: {
     list: 'flex flex-wrap gap-2 border-b border-slate-200 pb-3',
-    tab: 'rounded-lg px-4 py-2 text-sm font-medium',
+    tab: 'min-h-11 rounded-lg px-4 py-2 text-sm font-medium',
     selected: 'bg-teal-700 text-white',
     idle: 'text-slate-700 hover:bg-slate-100',
   },
   pill: {
     list: 'flex flex-wrap justify-center gap-2',
-    tab: 'rounded-full px-4 py-2 text-sm font-medium',
+    tab: 'min-h-11 rounded-full px-4 py-2 text-sm font-medium',
     selected: 'bg-teal-700 text-white',
     idle: 'bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50',
   },

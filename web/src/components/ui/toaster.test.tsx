@@ -35,4 +35,20 @@ describe('toasts (spec/exchange.md §9: one at a time)', () => {
     act(() => vi.advanceTimersByTime(5000));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
+
+  it('dismisses a toast when its cause is gone, but never a newer one', () => {
+    render(<Toaster />);
+    let first = 0;
+    act(() => {
+      first = notify('Amount exceeds maximum', { variant: 'destructive' });
+    });
+    act(() => dismissToast(first));
+    expect(screen.queryByText('Amount exceeds maximum')).not.toBeInTheDocument();
+    act(() => {
+      first = notify('Exchange rate error', { variant: 'destructive' });
+      notify('Address pasted');
+    });
+    act(() => dismissToast(first));
+    expect(screen.getByText('Address pasted')).toBeVisible();
+  });
 });

@@ -33,16 +33,23 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** Shows a toast with a title and an optional description; `destructive` for failures. */
+/**
+ * Shows a toast with a title and an optional description; `destructive` for failures. Returns
+ * its id: a toast about a cause that can go away (a wrong amount, a failed call) is dismissed
+ * with it when the cause is gone.
+ */
 export function notify(
   title: string,
   { description, variant = 'default' }: { description?: string; variant?: Variant } = {},
-): void {
-  emit({ id: nextId++, title, variant, ...(description ? { description } : {}) });
+): number {
+  const id = nextId++;
+  emit({ id, title, variant, ...(description ? { description } : {}) });
+  return id;
 }
 
-export function dismissToast(): void {
-  emit(null);
+/** Dismisses the toast `id` if it still shows (a newer one stays), or whatever shows. */
+export function dismissToast(id?: number): void {
+  if (id === undefined || current?.id === id) emit(null);
 }
 
 const TONES: Record<Variant, string> = {
@@ -67,9 +74,11 @@ export function Toaster() {
     return () => clearTimeout(timer);
   }, [toast]);
   return (
+    // At the bottom of the screen (the right-hand corner on wider ones): never over the logo,
+    // the menu or the sandbox banner.
     <div
       aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 top-4 z-[100] flex justify-center px-4"
+      className="pointer-events-none fixed inset-x-0 bottom-[max(1rem,env(safe-area-inset-bottom))] z-[100] flex justify-center px-4 sm:justify-end"
     >
       {toast ? (
         <div
@@ -91,8 +100,8 @@ export function Toaster() {
           <button
             type="button"
             aria-label={t('common.close')}
-            onClick={dismissToast}
-            className="shrink-0 rounded p-1 opacity-70 hover:opacity-100"
+            onClick={() => dismissToast()}
+            className="-m-2 inline-flex size-11 shrink-0 items-center justify-center rounded opacity-70 hover:opacity-100"
           >
             <X aria-hidden="true" className="size-4" />
           </button>

@@ -62,6 +62,18 @@ export interface OrderSide {
   confirmations?: number | null;
 }
 
+/** A transaction of an order on its network (`order.transactions`). */
+export interface OrderTransaction {
+  id: string;
+  amount: string;
+  fee: string | null;
+  confirmations: number | null;
+  /** Unix seconds. */
+  at: number;
+  /** A public block explorer's page of the transaction, when the network has one. */
+  explorer: string | null;
+}
+
 export interface Order {
   id: string;
   token: string;
@@ -72,8 +84,26 @@ export interface Order {
   rate: string;
   from: OrderSide;
   to: OrderSide;
-  refund: { address: string | null; tag: string | null };
-  emergency: { reason: string; choice: string } | null;
+  /** `amount`: what went back, once refunded. */
+  refund: { address: string | null; tag: string | null; amount?: string | null };
+  emergency: {
+    reason: string;
+    choice: string;
+    /**
+     * While the choice is open, what each choice would bring now: continuing pays out this
+     * much (or is refused, and why), a refund sends back this much after its network fee.
+     * Absent when the server could not ask the market.
+     */
+    outcomes?: {
+      exchange: { amount?: string; refused?: string } | null;
+      refund: { amount: string; fee: string } | null;
+    };
+  } | null;
+  transactions?: {
+    deposit: OrderTransaction | null;
+    payout: OrderTransaction | null;
+    refund: OrderTransaction | null;
+  };
   time: {
     reg: number;
     expiration: number;

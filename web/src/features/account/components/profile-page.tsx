@@ -2,7 +2,7 @@
 // with QR code and recovery codes, signed-in devices, order-status e-mails, deletion.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -17,7 +17,7 @@ import { inputClass } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Section } from '@/components/ui/section';
 import { Spinner } from '@/components/ui/spinner';
-import { notify } from '@/components/ui/toaster';
+import { dismissToast, notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { useUser, type User } from '@/lib/auth';
 import { useSendVerificationEmail } from '@/lib/verification-email';
@@ -37,11 +37,25 @@ import {
   useUpdateProfile,
 } from '../api/account';
 
-/** Shows a failed call as a destructive toast with the server's message. */
+/**
+ * Shows a failed call as a destructive toast with the server's message. The toast of a failure
+ * goes when the section's next call succeeds: "Something went wrong" never stands beside the
+ * success (2FA turned on after a first, mistyped code).
+ */
 function useFailureToast() {
   const { t } = useTranslation();
-  return (error: Error) =>
-    notify(t('account.profile.failed'), { description: error.message, variant: 'destructive' });
+  const last = useRef<number | null>(null);
+  const failed = (error: Error) => {
+    last.current = notify(t('account.profile.failed'), {
+      description: error.message,
+      variant: 'destructive',
+    });
+  };
+  failed.clear = () => {
+    if (last.current !== null) dismissToast(last.current);
+    last.current = null;
+  };
+  return failed;
 }
 
 export default function ProfilePage() {
@@ -258,6 +272,7 @@ function TwoFactorSection({ user }: { user: User }) {
         { password, code: code.trim() },
         {
           onSuccess: () => {
+            failed.clear();
             close();
             notify(t('account.profile.disabledTitle'));
           },
@@ -318,11 +333,14 @@ function TwoFactorSection({ user }: { user: User }) {
     if (invalid) return;
     enable.mutate(code, {
       onSuccess: (answer) => {
+        failed.clear();
+        setError(null);
         setCode('');
         begin.reset();
         setRecoveryCodes(answer.recovery_codes);
       },
-      onError: failed,
+      // A wrong code is said once, at the field that holds it.
+      onError: (e) => setError(e.message || t('account.profile.failed')),
     });
   };
   return (
@@ -370,7 +388,7 @@ function TwoFactorSection({ user }: { user: User }) {
         </form>
       ) : (
         <Button
-          onClick={() => begin.mutate(undefined, { onError: failed })}
+          onClick={() => begin.mutate(undefined, { onSuccess: failed.clear, onError: failed })}
           disabled={begin.isPending}
         >
           {t('account.profile.enable')}

@@ -86,7 +86,7 @@ export default function ContactPage() {
           {supportEmail ? (
             <a
               href={`mailto:${supportEmail}`}
-              className="font-medium break-all text-teal-800 underline"
+              className="inline-flex min-h-11 items-center font-medium break-all text-teal-800 underline"
             >
               {supportEmail}
             </a>
@@ -97,7 +97,10 @@ export default function ContactPage() {
           title={t('contact.helpTitle')}
           text={t('contact.helpText')}
         >
-          <Link to={paths.help} className="font-medium text-teal-800 underline">
+          <Link
+            to={paths.help}
+            className="inline-flex min-h-11 items-center font-medium text-teal-800 underline"
+          >
             {t('contact.helpLink')}
           </Link>
         </InfoCard>
@@ -106,7 +109,10 @@ export default function ContactPage() {
           title={t('contact.statusTitle')}
           text={t('contact.statusText')}
         >
-          <Link to={paths.status} className="font-medium text-teal-800 underline">
+          <Link
+            to={paths.status}
+            className="inline-flex min-h-11 items-center font-medium text-teal-800 underline"
+          >
             {t('contact.statusLink')}
           </Link>
         </InfoCard>
@@ -210,25 +216,27 @@ export default function ContactPage() {
           </form>
         </Card>
         <aside className="space-y-6">
-          <Card as="section" padding="lg" aria-labelledby="office">
-            <h2 id="office" className="text-lg font-semibold text-slate-900">
-              {t('contact.officeTitle')}
-            </h2>
-            <p className="mt-2 font-medium text-slate-900">{config?.company_name}</p>
-            {config?.company_address ? (
+          {/* Only what the operator has set: no office card without an address, no hours
+              (nor "24/7") the operator has not given. */}
+          {config?.company_address ? (
+            <Card as="section" padding="lg" aria-labelledby="office">
+              <h2 id="office" className="text-lg font-semibold text-slate-900">
+                {t('contact.officeTitle')}
+              </h2>
+              <p className="mt-2 font-medium text-slate-900">{config.company_name}</p>
               <p className="mt-1 whitespace-pre-line text-slate-700">{config.company_address}</p>
-            ) : null}
-          </Card>
-          <Card as="section" padding="lg" aria-labelledby="hours">
-            <h2 id="hours" className="text-lg font-semibold text-slate-900">
-              {t('contact.hoursTitle')}
-            </h2>
-            <ul className="mt-2 space-y-1 text-slate-700">
-              <li>{t('contact.hours.weekdays')}</li>
-              <li>{t('contact.hours.saturday')}</li>
-              <li>{t('contact.hours.sunday')}</li>
-            </ul>
-          </Card>
+            </Card>
+          ) : null}
+          {config?.support_always_open || config?.support_hours ? (
+            <Card as="section" padding="lg" aria-labelledby="hours">
+              <h2 id="hours" className="text-lg font-semibold text-slate-900">
+                {t('contact.hoursTitle')}
+              </h2>
+              <p className="mt-2 whitespace-pre-line text-slate-700" data-testid="support-hours">
+                {config.support_always_open ? t('contact.alwaysOpen') : config.support_hours}
+              </p>
+            </Card>
+          ) : null}
         </aside>
       </div>
     </div>

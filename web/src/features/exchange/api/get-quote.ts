@@ -15,8 +15,10 @@ export async function getQuote(
   request: QuoteRequest,
   from: Currency,
   to: Currency,
+  /** A refresh of a quote on screen (a fixed quote about to lapse): never from the cache. */
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<Quote> {
-  const cached = cache.get(request);
+  const cached = fresh ? null : cache.get(request);
   if (cached) return cached;
   if (rateLimit.isPaused()) return estimateQuote(request, from, to, 'RATE_LIMITED');
   try {

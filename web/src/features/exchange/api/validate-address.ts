@@ -10,6 +10,8 @@ export interface AddressVerdict {
   reason: 'empty' | 'format' | 'checksum' | 'network' | null;
   message: string | null;
   tag_error: string | null;
+  /** A valid address of another currency's network, when it is not one for the asked one. */
+  looks_like?: { code: string; coin: string; network: string; networkName: string } | null;
 }
 
 export async function validateAddress(
@@ -36,6 +38,10 @@ export async function serverAddressProblem(
   try {
     const verdict = await validateAddress(currency, address.trim());
     if (verdict.reason === 'checksum') return { kind: 'checksum' };
+    if (!verdict.valid && verdict.looks_like) {
+      const { coin, network, networkName } = verdict.looks_like;
+      return { kind: 'looksLike', coin, networkName: networkName || network };
+    }
     if (!verdict.valid && verdict.reason) return { kind: 'invalid' };
   } catch (error) {
     console.warn('Could not check the address with the server', error);

@@ -30,6 +30,12 @@ export function addressMessage(problem: AddressProblem, currency: Currency, t: T
   switch (problem.kind) {
     case 'checksum':
       return t('exchange.checksum', { coin: currency.coin });
+    case 'looksLike':
+      return t('exchange.looksLike', {
+        ...vars,
+        other: problem.networkName,
+        otherCoin: problem.coin,
+      });
     case 'invalid':
       return t('exchange.invalidAddress', vars);
     case 'empty':
@@ -108,7 +114,7 @@ export function AddressField({ state, currency, samples, dispatch, onBlur }: Add
       {currency && sample ? (
         <button
           type="button"
-          className="mt-1 text-xs font-medium text-teal-800 underline"
+          className="inline-flex min-h-11 items-center text-xs font-medium text-teal-800 underline"
           onClick={() => setAddress(sample)}
         >
           {t('exchange.sampleAddress', { coin: currency.coin })}

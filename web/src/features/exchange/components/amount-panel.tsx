@@ -1,10 +1,11 @@
 // One side of the swap widget: the amount, the coin picker and what the quote says about them.
 // The side the customer did not type shows the quote for exactly what is on screen; while the
 // next quote comes, the previous figure stays, muted and marked busy, never as the answer.
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { formatUsd } from '@/lib/format';
+import { formatRate, formatUsd } from '@/lib/format';
+import { lazyWithTexts } from '@/lib/i18n';
 import { cn } from '@/lib/utils';
 
 import type { ExchangeFormAction, ExchangeFormState } from '../hooks/use-exchange-form';
@@ -12,6 +13,8 @@ import type { LiveQuote } from '../hooks/use-live-quote';
 import { isAmountInput, toNumber } from '../lib/amount';
 import type { Currency, Quote, QuoteSide } from '../types';
 import { CurrencyPicker } from './currency-picker';
+
+const FixedHold = lazyWithTexts(() => import('./fixed-hold'));
 
 interface AmountPanelProps {
   side: 'send' | 'receive';
@@ -66,9 +69,16 @@ export function AmountPanel({
 
   return (
     <div className="rounded-xl bg-slate-50 p-3">
-      <label htmlFor={id} className="text-xs font-medium text-slate-600">
-        {label}
-      </label>
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-xs font-medium text-slate-600">
+          {label}
+        </label>
+        {fresh && currency ? (
+          <span className="text-xs text-slate-600">
+            {t('exchange.approxUsd', { value: formatUsd(fresh.usd, i18n.language) })}
+          </span>
+        ) : null}
+      </div>
       <div className="mt-1 flex items-center gap-2">
         <input
           id={id}
@@ -80,7 +90,15 @@ export function AmountPanel({
           aria-busy={!typed && live.pending}
           onChange={(e) => onType(e.target.value)}
           className={cn(
-            'min-w-0 flex-1 bg-transparent text-2xl font-semibold outline-none',
+            'h-11 min-w-0 flex-1 bg-transparent font-semibold outline-none',
+            // Long amounts shrink rather than hide their last digits.
+            value.length > 16
+              ? 'text-base'
+              : value.length > 13
+                ? 'text-lg'
+                : value.length > 10
+                  ? 'text-xl'
+                  : 'text-2xl',
             !editable && 'text-slate-700',
             !typed && live.pending && 'text-slate-400',
           )}
@@ -97,16 +115,24 @@ export function AmountPanel({
           }
         />
       </div>
-      <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-        {fresh && currency ? (
-          <span>{t('exchange.approxUsd', { value: formatUsd(fresh.usd, i18n.language) })}</span>
-        ) : null}
+      {/* The row's room is kept while the quote comes: nothing below moves when it does. */}
+      <div
+        className={cn(
+          'mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600',
+          send ? 'min-h-11 md:min-h-7' : 'min-h-5',
+        )}
+      >
         {send ? (
           <LimitChips side={fresh} coin={currency?.coin} onPick={onType} />
         ) : (
           <RateLine quote={live.quote} pending={live.pending} />
         )}
       </div>
+      {!send && state.rateType === 'fixed' && live.quote && !live.quote.estimated ? (
+        <Suspense fallback={<div className="mt-1 h-11" />}>
+          <FixedHold fetchedAt={live.fetchedAt} onRefresh={live.refresh} />
+        </Suspense>
+      ) : null}
       {send ? (
         <SendProblems quote={live.quote} coin={currency?.coin} maxExceeded={maxExceeded} />
       ) : (
@@ -131,7 +157,7 @@ function LimitChips({
   const chip = (amount: string, text: string) => (
     <button
       type="button"
-      className="rounded-full bg-white px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 hover:ring-teal-600"
+      className="inline-flex min-h-11 items-center rounded-full bg-white px-3 font-medium text-slate-700 ring-1 ring-slate-200 hover:ring-teal-600 md:min-h-7"
       onClick={() => onPick(amount)}
     >
       {text}
@@ -146,14 +172,14 @@ function LimitChips({
 }
 
 function RateLine({ quote, pending }: { quote: Quote | null; pending: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <>
       {quote && toNumber(quote.from.rate) ? (
-        <span>
+        <span data-testid="quote-rate" data-rate={quote.from.rate}>
           {t('exchange.rateLine', {
             from: quote.from.coin,
-            rate: quote.from.rate,
+            rate: formatRate(quote.from.rate, i18n.language),
             to: quote.to.coin,
           })}
         </span>

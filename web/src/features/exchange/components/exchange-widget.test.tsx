@@ -3,16 +3,18 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { Toaster } from '@/components/ui/toaster';
-import { initI18n } from '@/lib/i18n';
+import { dismissToast, Toaster } from '@/components/ui/toaster';
+import { applyLanguage, initI18n, loadTexts } from '@/lib/i18n';
 import { deferred, fakeApi, type FakeRequest, type Handler, json } from '@/test/fake-api';
 
 // Loaded lazily by the widget; loaded here first so that they arrive on the first turn.
 import '../api/create-order';
 import '../api/validate-address';
+import './amount-changed-dialog';
+import './fixed-hold';
 import { resetQuoteClient } from '../api/get-quote';
 import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import { ExchangeWidget } from './exchange-widget';
@@ -94,7 +96,31 @@ const type = (input: HTMLElement, value: string) => fireEvent.change(input, { ta
 
 beforeAll(async () => {
   await initI18n('en');
+  await loadTexts(['pages']);
 });
+
+/** The widget on `/`, and where creating an order takes the browser. */
+function renderWidgetInRouter(initialTo = 'ETH') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  function Where() {
+    const location = useLocation();
+    return <p data-testid="location">{`${location.pathname}${location.search}`}</p>;
+  }
+  const router = createMemoryRouter(
+    [
+      { path: '/', element: <ExchangeWidget initialFrom="BTC" initialTo={initialTo} /> },
+      { path: '/order/:orderId', element: <Where /> },
+    ],
+    { initialEntries: ['/'] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return router;
+}
 
 beforeEach(() => {
   // Timers only: the module loader's own scheduling (the quote client loads lazily) stays real.
@@ -105,6 +131,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Toasts are the page's, not a test's: none carries over.
+  act(() => dismissToast());
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -333,6 +361,135 @@ describe('creating an order', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
+  });
+});
+
+describe("the order's own link", () => {
+  it('moves the address bar to the new order, with its token, and hands the order over', async () => {
+    fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        json(200, { code: 0, msg: '', data: { valid: true, reason: null } }),
+      'POST /api/create-order': (request) => createdOrder(request),
+    });
+    const router = renderWidgetInRouter();
+    await wait(1000);
+    type(screen.getByLabelText('Destination address'), GOOD);
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(200);
+    expect(screen.getByTestId('location')).toHaveTextContent('/order/ORDER1?token=order-token');
+    expect((router.state.location.state as { order: { id: string } }).order.id).toBe('ORDER1');
+  });
+});
+
+describe('a fixed amount that moved before the order', () => {
+  it('shows the new amount and creates the order only once the customer confirms it', async () => {
+    const api = fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        json(200, { code: 0, msg: '', data: { valid: true, reason: null } }),
+      'POST /api/create-order': (request) => {
+        const body = request.body as { expectedToAmount?: string };
+        return body.expectedToAmount === '0.195'
+          ? createdOrder(request)
+          : json(409, {
+              code: 409,
+              msg: 'The amount changed: you would now receive 0.195 ETH',
+              error: 'The amount changed: you would now receive 0.195 ETH',
+              data: { to_amount: '0.195' },
+            });
+      },
+    });
+    renderWidgetInRouter();
+    await wait(1000);
+    fireEvent.click(screen.getByLabelText('Fixed rate (1.0%)'));
+    await wait(1000);
+    expect(screen.getByTestId('fixed-hold')).toHaveTextContent(/^Amount held 0:[23]\d/);
+    type(screen.getByLabelText('Destination address'), GOOD);
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(200);
+    const dialog = screen.getByRole('dialog', { name: 'The amount changed' });
+    expect(dialog).toHaveTextContent('would now give you 0.195 ETH instead of 0.2 ETH');
+    expect(screen.queryByTestId('location')).not.toBeInTheDocument();
+    expect(screen.queryByText('Failed to create order')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Create the order for 0.195 ETH' }));
+    await wait(200);
+    expect(screen.getByTestId('location')).toHaveTextContent('/order/ORDER1');
+    const sent = api.callsTo('POST /api/create-order').map((c) => c.body as Record<string, string>);
+    expect(sent.map((b) => b.expectedToAmount)).toEqual(['0.2', '0.195']);
+    expect(sent.every((b) => b.type === 'fixed')).toBe(true);
+  });
+
+  it('refreshes a fixed quote before its hold ends, from the server', async () => {
+    const api = fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': liveQuotes,
+    });
+    renderWidget();
+    await wait(1000);
+    fireEvent.click(screen.getByLabelText('Fixed rate (1.0%)'));
+    await wait(1000);
+    const asked = () => api.callsTo('POST /api/exchange-rate').length;
+    const before = asked();
+    await wait(30_500);
+    expect(asked()).toBe(before + 1);
+    expect(screen.getByTestId('fixed-hold')).toHaveTextContent(/^Amount held 0:[23]\d/);
+  });
+});
+
+describe('address messages', () => {
+  it('say which network an address belongs to when the server recognises it', async () => {
+    fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        json(200, {
+          code: 0,
+          msg: '',
+          data: {
+            valid: false,
+            reason: 'network',
+            message: null,
+            tag_error: null,
+            looks_like: { code: 'BTC', coin: 'BTC', network: 'BTC', networkName: 'Bitcoin' },
+          },
+        }),
+    });
+    renderWidget();
+    await wait(1000);
+    const address = screen.getByLabelText('Destination address');
+    type(address, 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
+    fireEvent.blur(address);
+    await wait(50);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This address looks like one for Bitcoin (BTC), not for ETH (ERC20)',
+    );
+  });
+
+  it('follow a language switch', async () => {
+    fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        json(200, { code: 0, msg: '', data: { valid: false, reason: 'format' } }),
+    });
+    renderWidget();
+    await wait(1000);
+    const address = screen.getByLabelText('Destination address');
+    type(address, '0x1234');
+    fireEvent.blur(address);
+    await wait(50);
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid ETH (ERC20) address format');
+    await act(async () => {
+      await applyLanguage('de', { store: false });
+    });
+    await wait(50);
+    expect(screen.getByRole('alert')).toHaveTextContent('Ungültiges Adressformat für ETH (ERC20)');
+    await act(async () => {
+      await applyLanguage('en', { store: false });
+    });
   });
 });
 

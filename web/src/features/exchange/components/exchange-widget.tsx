@@ -13,13 +13,13 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { TaggedText } from '@/components/ui/tagged-text';
-import { notify } from '@/components/ui/toaster';
+import { dismissToast, notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
+import { formatPercent } from '@/lib/format';
 import { lazyWithTexts } from '@/lib/i18n';
 
 import type { CreateOrderInput } from '../api/create-order';
@@ -44,7 +44,7 @@ import { AddressField } from './address-field';
 import { AmountPanel } from './amount-panel';
 import { RateTypeDialog } from './rate-type-dialog';
 
-const OrderCreated = lazyWithTexts(() => import('./order-created'));
+const AmountChangedDialog = lazyWithTexts(() => import('./amount-changed-dialog'));
 
 export interface ExchangeWidgetProps {
   initialFrom?: string;
@@ -54,6 +54,8 @@ export interface ExchangeWidgetProps {
   samples?: Record<string, string>;
   /** What names the chosen coins until the server's list arrives (and in prerendered pages). */
   knownCurrencies?: Currency[];
+  /** The send amount to start with, instead of the send coin's default ('New Exchange'). */
+  initialAmount?: string;
 }
 
 export function ExchangeWidget({
@@ -62,8 +64,10 @@ export function ExchangeWidget({
   fees = { float: '0.5', fixed: '1.0' },
   samples,
   knownCurrencies = STARTING_CURRENCIES,
+  initialAmount,
 }: ExchangeWidgetProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const currencies = useCurrencies();
   const list = currencies.data?.list;
   const known = list ?? knownCurrencies;
@@ -72,6 +76,7 @@ export function ExchangeWidget({
     initialFrom,
     initialTo,
     (code) => find(code)?.coin ?? coinOf(code),
+    initialAmount,
   );
   const from = find(state.from);
   const to = find(state.to);
@@ -80,39 +85,42 @@ export function ExchangeWidget({
   const creation = useCreateOrder();
   // A second click or Enter can come before the busy state has rendered: it is ignored.
   const submitting = useRef(false);
+  // 'Missing information' goes once the customer fills in what was missing.
+  const missingToast = useRef<number | null>(null);
+  useEffect(() => {
+    if (missingToast.current === null) return;
+    dismissToast(missingToast.current);
+    missingToast.current = null;
+  }, [state.address, state.sendAmount, state.receiveAmount]);
+  // A fixed amount that moved since it was shown, waiting for the customer's yes.
+  const [changed, setChanged] = useState<{ input: CreateOrderInput; toAmount: string } | null>(
+    null,
+  );
 
+  const maxExceeded = exceedsMax(state, quote);
   useLocalCatalogueNotice(currencies.data?.local === true);
-  useQuoteNotices(live.error, list && from && to ? quote : null);
+  useQuoteNotices(live.error, list && from && to ? quote : null, maxExceeded);
   usePairFallback(quote, from, to, list, dispatch);
 
-  if (creation.data) {
-    return (
-      <Suspense fallback={<Spinner label={t('common.loading')} />}>
-        <OrderCreated
-          order={creation.data}
-          onNewExchange={() => {
-            creation.reset();
-            dispatch({ type: 'reset' });
-          }}
-        />
-      </Suspense>
-    );
-  }
+  // Busy until the order's page has taken over.
+  const busy = creation.isPending || creation.isSuccess;
 
-  const busy = creation.isPending;
-  const maxExceeded = exceedsMax(state, quote);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || submitting.current || !from || !to) return;
-    const input = orderInput(state, quote, from, to, maxExceeded, dispatch, t);
-    if (!input) return;
+  const create = (input: CreateOrderInput) => {
     submitting.current = true;
     creation.mutate(input, {
       onSettled: () => (submitting.current = false),
+      // The order's own page is its first state: reload, back and bookmarks keep it.
+      onSuccess: (order) =>
+        void navigate(paths.orderLink(order.id, order.token), { state: { order } }),
       onError: (error) => {
         if (error instanceof AddressRejected) {
           dispatch({ type: 'addressChecked', address: error.address, problem: error.problem });
+          return;
+        }
+        // `AmountChanged` of api/create-order, known by its name: that module loads on the
+        // first submit, and importing its class would put it on the landing page.
+        if (error.name === 'AmountChanged' && 'toAmount' in error) {
+          setChanged({ input, toAmount: String(error.toAmount) });
           return;
         }
         notify(t('toast.createFailed'), {
@@ -123,14 +131,26 @@ export function ExchangeWidget({
     });
   };
 
-  /** The patterns of §5, then the server's checksum verdict (loaded on first use). */
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || submitting.current || !from || !to) return;
+    const input = orderInput(state, quote, from, to, maxExceeded, dispatch, t, missingToast);
+    if (input) create(input);
+  };
+
+  /**
+   * The patterns of §5 at once, then the server's verdict (loaded on first use): a checksum
+   * typo, or which network a misplaced address belongs to.
+   */
   const checkOnBlur = async () => {
     const address = state.address;
     if (!to || !address.trim()) return;
     let problem = checkAddress(to, address);
-    if (!problem) {
+    if (problem) dispatch({ type: 'addressChecked', address, problem });
+    // The server knows checksums, and what another network's address looks like.
+    if (!problem || problem.kind === 'invalid') {
       const { serverAddressProblem } = await import('../api/validate-address');
-      problem = await serverAddressProblem(to.code, address);
+      problem = (await serverAddressProblem(to.code, address)) ?? problem;
     }
     dispatch({ type: 'addressChecked', address, problem });
   };
@@ -193,6 +213,23 @@ export function ExchangeWidget({
         />
       </fieldset>
       <SubmitButton busy={busy} disabled={!from || !to} />
+      {changed && to ? (
+        <Suspense fallback={null}>
+          <AmountChangedDialog
+            shown={changed.input.expectedToAmount ?? ''}
+            now={changed.toAmount}
+            coin={to.coin}
+            onCancel={() => {
+              setChanged(null);
+              live.refresh();
+            }}
+            onConfirm={() => {
+              setChanged(null);
+              create({ ...changed.input, expectedToAmount: changed.toAmount });
+            }}
+          />
+        </Suspense>
+      ) : null}
       <p className="text-center text-xs text-slate-600">
         <TaggedText
           text={t('exchange.terms')}
@@ -233,11 +270,12 @@ function orderInput(
   maxExceeded: boolean,
   dispatch: (action: ExchangeFormAction) => void,
   t: TFunction,
+  missingToast: { current: number | null },
 ): CreateOrderInput | null {
   const amount = state.direction === 'from' ? state.sendAmount : state.receiveAmount;
   const address = state.address.trim();
   if (!toNumber(amount) || !address) {
-    notify(t('toast.missingInfo'), {
+    missingToast.current = notify(t('toast.missingInfo'), {
       description: t('toast.missingInfoDescription'),
       variant: 'destructive',
     });
@@ -272,6 +310,10 @@ function orderInput(
     direction: state.direction,
     type: state.rateType,
     ...(tag ? { tag } : {}),
+    // A fixed amount is a promise: the server makes the order only for the amount on screen.
+    ...(state.rateType === 'fixed' && state.direction === 'from' && quote && !quote.estimated
+      ? { expectedToAmount: quote.to.amount }
+      : {}),
     // Only figures quoted for exactly this request go into the order.
     metadata: JSON.stringify({
       from_usd_value: quote?.from.usd ?? null,
@@ -288,30 +330,41 @@ function useLocalCatalogueNotice(local: boolean) {
   }, [local, t]);
 }
 
-/** Toasts for a failed quote and for the errors of a quote that act (§4, §8), once each. */
-function useQuoteNotices(error: Error | null, quote: Quote | null) {
+/**
+ * A toast that lasts as long as its cause: shown when `cause` turns up (or changes), dismissed
+ * when it is gone — an error fixed by the customer does not linger on screen.
+ */
+function useCauseToast(cause: string | null, show: (cause: string) => number) {
+  const open = useEffectEvent(show);
+  useEffect(() => {
+    if (cause === null) return;
+    const id = open(cause);
+    return () => dismissToast(id);
+  }, [cause]);
+}
+
+/**
+ * Toasts for a failed quote and for the errors of a quote that have no place in the form
+ * (§4, §8). What the form already says inline (the maximum, a network's maintenance) is not
+ * said again in a toast.
+ */
+function useQuoteNotices(error: Error | null, quote: Quote | null, maxShownInline: boolean) {
   const { t } = useTranslation();
-  useEffect(() => {
-    if (!error) return;
-    notify(t('toast.rateError'), {
-      description: (error instanceof QuoteFailure && error.message) || t('toast.rateErrorDefault'),
+  useCauseToast(
+    error ? (error instanceof QuoteFailure && error.message) || t('toast.rateErrorDefault') : null,
+    (description) => notify(t('toast.rateError'), { description, variant: 'destructive' }),
+  );
+  const exceeds =
+    !!quote &&
+    !maxShownInline &&
+    (quote.errors.includes('from_amount_exceeds_max') ||
+      quote.errors.includes('to_amount_exceeds_max'));
+  useCauseToast(exceeds ? 'exceeds' : null, () =>
+    notify(t('toast.exceedsMax'), {
+      description: t('toast.exceedsMaxDefault'),
       variant: 'destructive',
-    });
-  }, [error, t]);
-  const announce = useEffectEvent((errors: string[]) => {
-    if (errors.includes('from_amount_exceeds_max') || errors.includes('to_amount_exceeds_max')) {
-      notify(t('toast.exceedsMax'), {
-        description: t('toast.exceedsMaxDefault'),
-        variant: 'destructive',
-      });
-    }
-    if (errors.includes('MAINTENANCE_FROM') || errors.includes('MAINTENANCE_TO')) {
-      notify(t('toast.suspendedMaintenance'), { variant: 'warning' });
-    }
-  });
-  useEffect(() => {
-    if (quote) announce(quote.errors);
-  }, [quote]);
+    }),
+  );
 }
 
 /** PAIR_UNAVAILABLE: the receive coin switches to a fallback, and the customer is told (§4). */
@@ -376,13 +429,13 @@ function RateTypeChoice({
   fees: { float: string; fixed: string };
   onChange: (value: RateType) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const name = useId();
   return (
-    <div className="flex flex-wrap items-center justify-between gap-2">
+    <div className="flex flex-wrap items-center justify-between gap-x-2">
       <div role="radiogroup" aria-label={t('exchange.rateType')} className="flex gap-4">
         {(['float', 'fixed'] as const).map((type) => (
-          <label key={type} className="flex items-center gap-2 text-sm">
+          <label key={type} className="flex min-h-11 items-center gap-2 text-sm">
             <input
               type="radio"
               name={name}
@@ -392,8 +445,8 @@ function RateTypeChoice({
               className="accent-teal-700"
             />
             {type === 'float'
-              ? t('exchange.float', { fee: fees.float })
-              : t('exchange.fixed', { fee: fees.fixed })}
+              ? t('exchange.float', { fee: formatPercent(fees.float, i18n.language) })
+              : t('exchange.fixed', { fee: formatPercent(fees.fixed, i18n.language) })}
           </label>
         ))}
       </div>

@@ -1,34 +1,37 @@
-// The order page, /order/{id} and /order-details/{id} (spec/exchange.md §2): live over the
-// server's event stream, with the timeline and, in EMERGENCY, the refund-or-continue choice.
+// The order page, /order/{id} and /order-details/{id} (spec/exchange.md §2): the order's own
+// page from the second it is created (its first state is the order-created view: deposit
+// instructions, QR code and the countdowns), live over the server's event stream until it is
+// final, with the refund-or-continue choice in EMERGENCY and a receipt that adds up after.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { RotateCcw } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { PageMeta } from '@/components/seo/page-meta';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { notify } from '@/components/ui/toaster';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
-import { isRunningStatus } from '@/lib/order-status';
+import { isFinalStatus, isRunningStatus } from '@/lib/order-status';
 import { useSiteConfig } from '@/lib/site-config';
 
-import {
-  chooseEmergency,
-  orderQueryOptions,
-  setRefundAddress,
-  simulateDeposit,
-  trackOrder,
-} from '../api/orders';
+import { orderQueryOptions, setRefundAddress, simulateDeposit } from '../api/orders';
 import { pollInterval, useOrderEvents } from '../hooks/use-order-events';
-import { rememberedOrderToken } from '../lib/order-tokens';
+import { NEW_EXCHANGE_AMOUNT } from '../lib/constants';
+import { rememberedOrderToken, rememberOrderToken } from '../lib/order-tokens';
 import type { Order } from '../types';
-import { DepositInstructions, OrderSummary } from './order-created';
+import { EmergencyChoice } from './emergency-choice';
+import { OrderLinkCard } from './order-link-card';
 import { Countdown, ProgressBar } from './order-parts';
+import { DepositInstructions, OrderSummary, Transactions } from './order-sections';
+import { PublicStatus } from './public-status';
 
 /** The refund address can be set or changed until the order finishes. */
 function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
@@ -45,7 +48,7 @@ function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Or
     try {
       onDone(await setRefundAddress(order, address.trim()));
       setEditing(false);
-      notify(t('order.refundSaved'));
+      notify(t('order.refundSaved'), { variant: 'success' });
     } catch (e) {
       setError(e instanceof Error ? e.message : '');
     } finally {
@@ -101,17 +104,16 @@ function SandboxDeposit({ order, onDone }: { order: Order; onDone: (order: Order
   const ids = useId();
   const [amount, setAmount] = useState(order.from.amount);
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const send = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
+    setError(null);
     try {
       onDone(await simulateDeposit(order, amount.trim()));
-      notify(t('order.sandboxDone'));
+      notify(t('order.sandboxDone'), { variant: 'success' });
     } catch (e) {
-      notify(t('order.sandboxFailed'), {
-        description: e instanceof Error ? e.message : '',
-        variant: 'destructive',
-      });
+      setError(e instanceof Error && e.message ? e.message : t('order.sandboxFailed'));
     } finally {
       setBusy(false);
     }
@@ -147,114 +149,65 @@ function SandboxDeposit({ order, onDone }: { order: Order; onDone: (order: Order
           {t('order.sandboxSend')}
         </Button>
       </form>
+      {error ? (
+        <Alert tone="error">
+          <span className="font-semibold">{t('order.sandboxFailed')}</span> {error}
+        </Alert>
+      ) : null}
     </Card>
   );
 }
 
-function EmergencyChoice({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
+/** While the deposit is awaited: the deposit window, and a fixed rate's own lock. */
+function Windows({ order }: { order: Order }) {
   const { t } = useTranslation();
-  const ids = useId();
-  const [address, setAddress] = useState(order.refund.address ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const choose = async (choice: 'REFUND' | 'EXCHANGE') => {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(
-        await chooseEmergency(order, choice, choice === 'REFUND' ? address.trim() : undefined),
-      );
-    } catch (e) {
-      const message = e instanceof Error ? e.message : '';
-      setError(message);
-      notify(t('toast.decisionFailed'), { description: message, variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
-  };
-  if (order.emergency?.choice === 'REFUND') {
+  const lock = order.type === 'fixed' ? order.time.rateExpiration : null;
+  return (
+    <div className="flex flex-wrap justify-end gap-x-6 gap-y-2">
+      {lock ? (
+        <Countdown
+          deadline={lock}
+          label={t('order.rateWindow')}
+          endedText={t('order.rateWindowEnded')}
+          testId="rate-window"
+        />
+      ) : null}
+      <Countdown
+        deadline={order.time.expiration}
+        label={t('order.depositWindow')}
+        testId="deposit-window"
+      />
+    </div>
+  );
+}
+
+function OrderActions({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const pair = paths.exchangePair(order.from.code, order.to.code);
+  if (order.status === 'NEW') {
     return (
-      <p className="rounded-lg bg-slate-100 p-3 text-sm">
-        {t('order.refundRequested', { address: order.refund.address ?? '' })}
-      </p>
+      <Button
+        variant="outline"
+        className="w-full sm:w-auto"
+        // A new exchange of the same pair, with the form reset (spec/exchange.md §4).
+        onClick={() => void navigate(pair, { state: { amount: NEW_EXCHANGE_AMOUNT } })}
+      >
+        {t('order.newExchange')}
+      </Button>
     );
   }
-  const reason = order.emergency?.reason as
-    'LESS' | 'MORE' | 'EXPIRED' | 'LIMIT' | 'RATE' | undefined;
+  if (!isFinalStatus(order.status) && order.status !== 'EXPIRED' && order.status !== 'FAILED') {
+    return null;
+  }
   return (
-    <section
-      aria-labelledby={`${ids}-title`}
-      className="space-y-3 rounded-xl border-2 border-amber-400 bg-amber-50 p-4"
-    >
-      <h2 id={`${ids}-title`} className="font-semibold">
-        {t('order.emergencyTitle')}
-      </h2>
-      {reason ? <p className="text-sm">{t(`order.emergency.${reason}`)}</p> : null}
-      <p className="text-sm">{t('order.emergencyChoice')}</p>
-      <div>
-        <label htmlFor={`${ids}-refund`} className="text-sm font-medium">
-          {t('order.refundAddress', { coin: order.from.coin ?? order.from.code })}
-        </label>
-        <Input
-          id={`${ids}-refund`}
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          className="mt-1 font-mono text-sm"
-          autoComplete="off"
-          spellCheck={false}
-        />
-        {error ? (
-          <Alert tone="error" className="mt-1">
-            {error}
-          </Alert>
-        ) : null}
-      </div>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Button disabled={busy} onClick={() => void choose('EXCHANGE')} className="flex-1">
-          {t('order.continue')}
-        </Button>
-        <Button
-          disabled={busy}
-          variant="outline"
-          onClick={() => void choose('REFUND')}
-          className="flex-1"
-        >
-          {t('order.refund')}
-        </Button>
-      </div>
-    </section>
-  );
-}
-
-/**
- * Without the order's token only its public status can be shown (no addresses): tracked by
- * id through `POST /api/track-order`.
- */
-function PublicStatus({ orderId }: { orderId: string }) {
-  const { t } = useTranslation();
-  const tracked = useQuery({
-    queryKey: ['/api/track-order', orderId],
-    queryFn: () => trackOrder(orderId),
-  });
-  useEffect(() => {
-    if (tracked.error)
-      notify(t('toast.trackFailed'), {
-        description: tracked.error.message,
-        variant: 'destructive',
-      });
-  }, [tracked.error, t]);
-  if (tracked.isPending) return <Spinner label={t('order.loading')} />;
-  if (!tracked.data) return <p className="mt-3 text-slate-700">{t('order.notFound')}</p>;
-  const order = tracked.data;
-  return (
-    <Card padding="responsive" className="mt-6 space-y-4 text-left">
-      <p className="text-sm text-slate-700">{t('order.publicView')}</p>
-      <OrderStatusBadge status={order.status} />
-      <ProgressBar status={order.status} />
-      <p className="text-lg font-semibold">
-        {order.from.amount} {order.from.coin} → {order.to.amount} {order.to.coin}
-      </p>
-    </Card>
+    <Link to={pair} className={buttonVariants({ className: 'w-full sm:w-auto' })}>
+      <RotateCcw aria-hidden="true" className="size-4" />
+      {t('order.swapAgain', {
+        from: order.from.coin ?? order.from.code,
+        to: order.to.coin ?? order.to.code,
+      })}
+    </Link>
   );
 }
 
@@ -262,11 +215,14 @@ export default function OrderPage() {
   const { t } = useTranslation();
   const { orderId = '' } = useParams();
   const [params] = useSearchParams();
+  const location = useLocation();
   const token = params.get('token') ?? rememberedOrderToken(orderId);
   const queryClient = useQueryClient();
   const { data: config } = useSiteConfig();
   const options = orderQueryOptions(orderId, token);
   const { queryKey } = options;
+  // Just created: the order came with the navigation, so its page shows at once.
+  const created = (location.state as { order?: Order } | null)?.order;
   // The owner may open the order without its token: the fetched order carries it.
   const knownToken = token ?? queryClient.getQueryData(queryKey)?.token ?? null;
   const events = useOrderEvents(orderId, knownToken, () => {
@@ -274,48 +230,83 @@ export default function OrderPage() {
   });
   const query = useQuery({
     ...options,
+    ...(created?.id === orderId ? { initialData: created, initialDataUpdatedAt: 0 } : {}),
     refetchInterval: (q) => pollInterval(q.state.data?.status, events.live),
   });
   const update = (order: Order) => queryClient.setQueryData(queryKey, order);
-
+  // Without its token the details answer 404, and the public status below is the answer: no
+  // toast for that (it stood above the order the mailed link had just opened). Other failures
+  // (the server down) are told (spec/exchange.md §8).
+  const failure = query.error && !(query.error instanceof ApiError && query.error.status === 404);
   useEffect(() => {
-    if (query.error)
+    if (failure && query.error) {
       notify(t('toast.fetchOrderFailed'), {
         description: query.error.message,
         variant: 'destructive',
       });
-  }, [query.error, t]);
+    }
+  }, [failure, query.error, t]);
+
+  // An order opened with its link is remembered on this device too (the Track page lists it).
+  const opened = query.data;
+  const linkToken = params.get('token');
+  useEffect(() => {
+    if (!opened || !linkToken || opened.id !== orderId) return;
+    rememberOrderToken(orderId, linkToken, Date.now(), {
+      from: opened.from.coin ?? opened.from.code,
+      to: opened.to.coin ?? opened.to.code,
+      fromAmount: opened.from.amount,
+      toAmount: opened.to.amount,
+    });
+  }, [opened, linkToken, orderId]);
 
   const title = t('order.pageTitle', { id: orderId });
   if (query.isPending) return <Spinner label={t('order.loading')} />;
   if (query.error || !query.data) {
     return (
-      <section className="mx-auto max-w-2xl px-4 py-16 text-center">
+      <section className="mx-auto max-w-2xl px-4 py-10">
         <PageMeta title={title} noindex />
-        <h1 className="text-2xl font-semibold">{title}</h1>
+        <h1 className="text-2xl font-semibold break-all">{title}</h1>
         <PublicStatus orderId={orderId} />
       </section>
     );
   }
   const order = query.data;
+  const waiting = order.status === 'NEW';
   return (
-    <section className="mx-auto max-w-3xl space-y-5 px-4 py-10">
+    <section className="mx-auto max-w-3xl space-y-5 px-4 py-6 sm:py-10">
       <PageMeta title={title} noindex />
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="space-y-2">
-          <h1 className="text-2xl font-semibold">{title}</h1>
+        <div className="min-w-0 space-y-2">
+          <h1 className="text-xl font-semibold break-all sm:text-2xl">{title}</h1>
           <OrderStatusBadge status={order.status} />
         </div>
-        {order.status === 'NEW' ? <Countdown deadline={order.time.expiration} /> : null}
+        {waiting ? <Windows order={order} /> : null}
       </div>
       <ProgressBar status={order.status} />
       {order.status === 'EMERGENCY' ? <EmergencyChoice order={order} onDone={update} /> : null}
-      {order.status === 'NEW' ? <DepositInstructions order={order} /> : null}
+      {waiting ? (
+        <Card
+          as="section"
+          padding="responsive"
+          aria-labelledby="deposit-title"
+          className="space-y-4"
+        >
+          <h2 id="deposit-title" className="text-xl font-semibold">
+            {t('order.title')}
+          </h2>
+          <DepositInstructions order={order} />
+        </Card>
+      ) : null}
+      {order.token ? <OrderLinkCard order={order} /> : null}
       {config?.sandbox && (order.status === 'NEW' || order.status === 'EXPIRED') ? (
         <SandboxDeposit order={order} onDone={update} />
       ) : null}
-      <Card padding="responsive">
+      <Card padding="responsive" className="space-y-4">
+        <h2 className="font-semibold">{t('order.details')}</h2>
         <OrderSummary order={order} />
+        <Transactions order={order} />
+        <OrderActions order={order} />
       </Card>
       {isRunningStatus(order.status) ? <RefundAddressForm order={order} onDone={update} /> : null}
       <Timeline entries={events.timeline} />
@@ -338,7 +329,6 @@ function Timeline({ entries }: { entries: ReturnType<typeof useOrderEvents>['tim
           </li>
         ))}
       </ol>
-      <p className="mt-4 text-xs text-slate-600">{t('order.shareLink')}</p>
     </Card>
   );
 }

@@ -34,16 +34,33 @@ export function useSecondsLeft(deadline: number): number {
   return Math.max(0, Math.floor(deadline - now / 1000));
 }
 
-export function Countdown({ deadline }: { deadline: number }) {
+/** `m:ss` of a number of seconds. */
+export function clock(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/**
+ * Time left until `deadline`, under its name: the deposit window ("Time remaining") or a fixed
+ * rate's lock — each says which it is, and what its end means.
+ */
+export function Countdown({
+  deadline,
+  label,
+  endedText,
+  testId,
+}: {
+  deadline: number;
+  label?: string;
+  endedText?: string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const left = useSecondsLeft(deadline);
-  const minutes = Math.floor(left / 60);
-  const seconds = String(left % 60).padStart(2, '0');
   return (
-    <div className="text-right">
-      <p className="text-xs text-slate-600">{t('order.timeLeft')}</p>
+    <div className="text-right" data-testid={testId}>
+      <p className="text-xs text-slate-600">{label ?? t('order.timeLeft')}</p>
       <p className="font-mono text-lg font-semibold" aria-live="off">
-        {left > 0 ? `${minutes}:${seconds}` : t('order.expired')}
+        {left > 0 ? clock(left) : (endedText ?? t('order.expired'))}
       </p>
     </div>
   );

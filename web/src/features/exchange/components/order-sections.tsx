@@ -1,61 +1,73 @@
-// The order-created view (spec/exchange.md §2): deposit instructions with a QR code, and the
-// order's details. Loaded after the order is created, with the QR library.
+// The parts of the order page (spec/exchange.md §2): the deposit instructions with a QR code,
+// and the receipt — amounts, the rate they imply, the order's windows while they matter, and
+// each transaction with a link to a public explorer.
 import { AlertTriangle, ExternalLink } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { CoinIcon } from '@/components/coin-icon';
-import { OrderStatusBadge } from '@/components/order-status-badge';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { paths } from '@/config/paths';
-import { formatTime, formatUsd } from '@/lib/format';
+import { formatAmount, formatRate, formatTime, formatUsd, toFinite } from '@/lib/format';
 
 import { tagLabel } from '../lib/tag-label';
-import type { Order } from '../types';
-import { Countdown, ProgressBar } from './order-parts';
+import type { Order, OrderTransaction } from '../types';
 
+/** The order's own link: its page with the token that opens it anywhere. */
 export function orderLink(order: Pick<Order, 'id' | 'token'>): string {
-  return `${paths.order(order.id)}?token=${encodeURIComponent(order.token)}`;
+  return paths.orderLink(order.id, order.token);
 }
+
+const coinOf = (side: Order['from']) => side.coin ?? side.code;
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="flex flex-wrap justify-between gap-2 border-b border-slate-100 py-2 text-sm last:border-0">
+    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-b border-slate-100 py-2 text-sm last:border-0">
       <dt className="text-slate-600">{term}</dt>
-      <dd className="min-w-0 break-all text-right font-medium">{children}</dd>
+      <dd className="min-w-0 text-right font-medium break-all">{children}</dd>
     </div>
   );
 }
 
 export function DepositInstructions({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
-  const coin = order.from.coin ?? order.from.code;
+  const coin = coinOf(order.from);
   const tagName = tagLabel(order.from.tagName, t);
+  const amount = formatAmount(order.from.amount, i18n.language);
   return (
     <section aria-labelledby="payment-title" className="space-y-3">
       <h3 id="payment-title" className="font-semibold">
         {t('order.payment')}
       </h3>
       <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        <div className="rounded-lg bg-white p-2 ring-1 ring-slate-200">
+        <div className="rounded-lg bg-white p-2 ring-1 ring-slate-200 dark:bg-[#fff]">
           <QRCodeSVG value={order.from.address} level="H" size={148} title={t('order.qrLabel')} />
         </div>
-        <div className="min-w-0 flex-1 space-y-2">
-          <p className="text-sm text-slate-700">
-            {t('order.depositAddress', { amount: order.from.amount, coin })}
-          </p>
+        <div className="w-full min-w-0 flex-1 space-y-2">
+          <p className="text-sm text-slate-700">{t('order.depositAddress', { amount, coin })}</p>
           <div className="flex items-center gap-1 rounded-lg bg-slate-50 p-2">
-            <code data-testid="deposit-address" className="min-w-0 flex-1 break-all text-sm">
+            <code data-testid="deposit-address" className="min-w-0 flex-1 text-sm break-all">
               {order.from.address}
             </code>
             <CopyButton
               value={order.from.address}
-              what={t('order.depositAddress', { amount: order.from.amount, coin })}
+              what={t('order.depositAddress', { amount, coin })}
               successMessage={t('toast.addressCopied')}
+            />
+          </div>
+          <div className="flex items-center gap-1 rounded-lg bg-slate-50 p-2">
+            <span className="min-w-0 flex-1 text-sm">
+              <span className="text-slate-600">{t('order.amountToSend')} </span>
+              <span data-testid="deposit-amount" className="font-semibold">
+                {order.from.amount} {coin}
+              </span>
+            </span>
+            <CopyButton
+              value={order.from.amount}
+              what={t('order.amountToSend')}
+              successMessage={t('order.amountCopied')}
             />
           </div>
           {order.from.tag ? (
@@ -89,25 +101,90 @@ export function DepositInstructions({ order }: { order: Order }) {
   );
 }
 
-export function OrderSummary({ order }: { order: Order }) {
+/**
+ * What the customer sends and receives: what moved once it has, else what was ordered. A
+ * deposit other than the one ordered (a short one, a late one) pays out what is decided
+ * later: until the payout, its receive amount is unknown (null), never the ordered one.
+ */
+export function receiptAmounts(order: Order): { send: string; receive: string | null } {
+  const received = order.from.received;
+  const send = received ?? order.from.amount;
+  const offOrder = received != null && Number(received) !== Number(order.from.amount);
+  const receive = order.to.sent ?? (offOrder ? null : order.to.amount);
+  return { send, receive };
+}
+
+/**
+ * The rate the amounts shown imply (receive ÷ send), so the receipt adds up; null when it
+ * cannot be worked out.
+ */
+export function impliedRate(send: string, receive: string | null): number | null {
+  const s = toFinite(send);
+  const r = toFinite(receive);
+  return s && r !== null && s > 0 ? r / s : null;
+}
+
+function AmountCard({
+  title,
+  side,
+  amount,
+  usd,
+  testId,
+}: {
+  title: string;
+  side: Order['from'];
+  amount: string | null;
+  usd: string | null;
+  testId: string;
+}) {
   const { t, i18n } = useTranslation();
-  const card = (title: string, side: Order['from'], amount: string) => (
-    <div className="rounded-xl bg-slate-50 p-3">
+  return (
+    <div className="min-w-0 rounded-xl bg-slate-50 p-3">
       <p className="text-xs text-slate-600">{title}</p>
-      <p className="mt-1 flex items-center gap-2 text-lg font-semibold">
-        <CoinIcon coin={side.coin ?? side.code} />
-        {amount} {side.coin}
+      <p className="mt-1 flex min-w-0 items-center gap-2 text-lg font-semibold">
+        <CoinIcon coin={coinOf(side)} />
+        <span data-testid={testId} data-amount={amount ?? ''} className="min-w-0 break-all">
+          {amount === null ? '—' : `${formatAmount(amount, i18n.language)} ${coinOf(side)}`}
+        </span>
       </p>
-      <p className="text-xs text-slate-600">
-        {t('exchange.approxUsd', { value: formatUsd(side.usd, i18n.language) })}
-      </p>
+      {usd !== null ? (
+        <p className="text-xs text-slate-600">
+          {t('exchange.approxUsd', { value: formatUsd(usd, i18n.language) })}
+        </p>
+      ) : null}
     </div>
   );
+}
+
+export function OrderSummary({ order }: { order: Order }) {
+  const { t, i18n } = useTranslation();
+  const { send, receive } = receiptAmounts(order);
+  const refunded = order.status === 'REFUNDED';
+  const rate = impliedRate(send, receive);
+  // The windows matter only while the order waits for its deposit.
+  const waiting = order.status === 'NEW';
+  const fixedUntil = order.type === 'fixed' ? order.time.rateExpiration : null;
   return (
     <div className="space-y-4">
       <div className="grid gap-3 sm:grid-cols-2">
-        {card(t('order.youSend'), order.from, order.from.received ?? order.from.amount)}
-        {card(t('order.youReceive'), order.to, order.to.sent ?? order.to.amount)}
+        <AmountCard
+          title={t('order.youSend')}
+          side={order.from}
+          amount={send}
+          usd={order.from.received ? null : order.from.usd}
+          testId="amount-sent"
+        />
+        {refunded ? (
+          <RefundCard order={order} />
+        ) : (
+          <AmountCard
+            title={t('order.youReceive')}
+            side={order.to}
+            amount={receive}
+            usd={order.to.sent || receive === null ? null : order.to.usd}
+            testId="amount-received"
+          />
+        )}
       </div>
       <dl>
         <Detail term={t('order.orderId')}>
@@ -120,17 +197,31 @@ export function OrderSummary({ order }: { order: Order }) {
             />
           </span>
         </Detail>
-        <Detail term={t('order.rate')}>
-          {t('exchange.rateLine', {
-            from: order.from.coin ?? order.from.code,
-            rate: order.rate,
-            to: order.to.coin ?? order.to.code,
-          })}
-        </Detail>
+        {!refunded && rate !== null ? (
+          <Detail term={t('order.rate')}>
+            <span data-testid="order-rate" data-rate={rate}>
+              {t('order.rateLine', {
+                from: coinOf(order.from),
+                rate: formatRate(rate, i18n.language),
+                to: coinOf(order.to),
+              })}
+            </span>
+          </Detail>
+        ) : null}
         <Detail term={t('order.createdAt')}>{formatTime(order.time.reg, i18n.language)}</Detail>
-        <Detail term={t('order.expiresAt')}>
-          {formatTime(order.time.expiration, i18n.language)}
-        </Detail>
+        {waiting && fixedUntil ? (
+          <Detail term={t('order.rateLockedUntil')}>{formatTime(fixedUntil, i18n.language)}</Detail>
+        ) : null}
+        {waiting ? (
+          <Detail term={t('order.depositBy')}>
+            {formatTime(order.time.expiration, i18n.language)}
+          </Detail>
+        ) : null}
+        {order.time.finish && !waiting ? (
+          <Detail term={t('order.finishedAt')}>
+            {formatTime(order.time.finish, i18n.language)}
+          </Detail>
+        ) : null}
         <Detail term={t('order.rateType')}>
           {order.type === 'fixed' ? t('order.rateFixed') : t('order.rateFloat')}
         </Detail>
@@ -142,50 +233,96 @@ export function OrderSummary({ order }: { order: Order }) {
   );
 }
 
-export default function OrderCreated({
-  order,
-  onNewExchange,
-}: {
-  order: Order;
-  onNewExchange: () => void;
-}) {
-  const { t } = useTranslation();
+/** After a refund: what came back, where to, and the transaction. */
+function RefundCard({ order }: { order: Order }) {
+  const { t, i18n } = useTranslation();
+  const amount = order.refund.amount ?? order.transactions?.refund?.amount ?? null;
+  const coin = coinOf(order.from);
   return (
-    <Card
-      as="section"
-      padding="responsive"
-      aria-labelledby="order-created-title"
-      className="space-y-5 shadow-sm"
-    >
-      <div className="flex items-start justify-between gap-3">
-        <div className="space-y-2">
-          <h2 id="order-created-title" className="text-xl font-semibold">
-            {t('order.title')}
-          </h2>
-          <div className="flex items-center gap-2">
-            <span className="text-sm text-slate-600">{t('order.details')}</span>
-            <OrderStatusBadge status={order.status} />
-          </div>
-        </div>
-        <Countdown deadline={order.time.expiration} />
+    <div className="min-w-0 rounded-xl bg-slate-50 p-3">
+      <p className="text-xs text-slate-600">{t('order.refundedTitle')}</p>
+      <p className="mt-1 flex min-w-0 items-center gap-2 text-lg font-semibold">
+        <CoinIcon coin={coin} />
+        <span data-testid="refund-amount" className="min-w-0 break-all">
+          {amount ? `${formatAmount(amount, i18n.language)} ${coin}` : t('order.refundPending')}
+        </span>
+      </p>
+      {order.refund.address ? (
+        <p className="mt-1 text-xs text-slate-700">
+          {t('order.refundedTo')}{' '}
+          <span data-testid="refund-address" className="font-mono break-all">
+            {order.refund.address}
+          </span>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function TransactionRow({
+  label,
+  tx,
+  coin,
+}: {
+  label: string;
+  tx: OrderTransaction;
+  coin: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const short = tx.id.length > 20 ? `${tx.id.slice(0, 10)}…${tx.id.slice(-8)}` : tx.id;
+  return (
+    <li className="space-y-1 border-b border-slate-100 py-2 text-sm last:border-0">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-medium">{label}</span>
+        <span>
+          {formatAmount(tx.amount, i18n.language)} {coin}
+          {tx.confirmations !== null
+            ? ` · ${t('order.confirmations', { count: tx.confirmations })}`
+            : ''}
+        </span>
       </div>
-      <ProgressBar status={order.status} />
-      <DepositInstructions order={order} />
-      <OrderSummary order={order} />
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Button variant="outline" className="flex-1" onClick={onNewExchange}>
-          {t('order.newExchange')}
-        </Button>
-        <a
-          href={orderLink(order)}
-          target="_blank"
-          rel="noopener"
-          className="inline-flex h-10 flex-1 items-center justify-center gap-2 rounded-lg bg-teal-700 px-4 text-sm font-medium text-white hover:bg-teal-800"
-        >
-          {t('order.viewDetails')}
-          <ExternalLink aria-hidden="true" className="size-4" />
-        </a>
+      <div className="flex flex-wrap items-center gap-1">
+        {tx.explorer ? (
+          <a
+            href={tx.explorer}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex min-h-11 items-center gap-1 font-mono text-teal-800 underline"
+            aria-label={t('order.viewTransaction', { what: label })}
+          >
+            {short}
+            <ExternalLink aria-hidden="true" className="size-3.5" />
+          </a>
+        ) : (
+          <span className="font-mono break-all">{short}</span>
+        )}
+        <CopyButton value={tx.id} what={t('order.transactionId', { what: label })} />
       </div>
-    </Card>
+    </li>
+  );
+}
+
+/** The order's transactions on their networks, each with its explorer link. */
+export function Transactions({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const txs = order.transactions;
+  if (!txs || (!txs.deposit && !txs.payout && !txs.refund)) return null;
+  return (
+    <section aria-labelledby="transactions-title">
+      <h2 id="transactions-title" className="font-semibold">
+        {t('order.transactions')}
+      </h2>
+      <ul className="mt-2">
+        {txs.deposit ? (
+          <TransactionRow label={t('order.txDeposit')} tx={txs.deposit} coin={coinOf(order.from)} />
+        ) : null}
+        {txs.payout ? (
+          <TransactionRow label={t('order.txPayout')} tx={txs.payout} coin={coinOf(order.to)} />
+        ) : null}
+        {txs.refund ? (
+          <TransactionRow label={t('order.txRefund')} tx={txs.refund} coin={coinOf(order.from)} />
+        ) : null}
+      </ul>
+    </section>
   );
 }

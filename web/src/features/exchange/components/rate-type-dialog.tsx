@@ -15,7 +15,7 @@ export function RateTypeDialog({ floatFee, fixedFee }: { floatFee: string; fixed
     <>
       <button
         type="button"
-        className="text-sm font-medium text-teal-800 underline underline-offset-2"
+        className="inline-flex min-h-11 items-center text-sm font-medium text-teal-800 underline underline-offset-2"
         onClick={() => {
           setLoaded(true);
           setOpen(true);

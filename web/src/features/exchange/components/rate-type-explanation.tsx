@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { formatPercent } from '@/lib/format';
 
 export default function RateTypeExplanation({
   open,
@@ -15,7 +16,8 @@ export default function RateTypeExplanation({
   floatFee: string;
   fixedFee: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const percent = (fee: string) => formatPercent(fee, i18n.language);
   return (
     <Dialog
       open={open}
@@ -28,8 +30,12 @@ export default function RateTypeExplanation({
         </Button>
       }
     >
-      <p className="text-sm text-slate-700">{t('exchange.differenceFloat', { fee: floatFee })}</p>
-      <p className="text-sm text-slate-700">{t('exchange.differenceFixed', { fee: fixedFee })}</p>
+      <p className="text-sm text-slate-700">
+        {t('exchange.differenceFloat', { fee: percent(floatFee) })}
+      </p>
+      <p className="text-sm text-slate-700">
+        {t('exchange.differenceFixed', { fee: percent(fixedFee) })}
+      </p>
     </Dialog>
   );
 }

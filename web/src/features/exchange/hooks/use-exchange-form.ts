@@ -37,11 +37,15 @@ export type ExchangeFormAction =
   | { type: 'tagChanged'; value: string }
   | { type: 'reset' };
 
-export function initialExchangeForm(from: string, to: string): ExchangeFormState {
+export function initialExchangeForm(
+  from: string,
+  to: string,
+  amount: string = defaultAmountFor(coinOf(from)),
+): ExchangeFormState {
   return {
     from,
     to,
-    sendAmount: defaultAmountFor(coinOf(from)),
+    sendAmount: amount,
     receiveAmount: '',
     direction: 'from',
     rateType: 'float',
@@ -154,9 +158,10 @@ export function useExchangeForm(
   initialFrom: string,
   initialTo: string,
   coinOfCode: (code: string) => string,
+  initialAmount?: string,
 ): [ExchangeFormState, Dispatch<ExchangeFormAction>] {
   const [state, dispatch] = useReducer(exchangeFormReducer, undefined, () =>
-    initialExchangeForm(initialFrom, initialTo),
+    initialExchangeForm(initialFrom, initialTo, initialAmount),
   );
   const { awaitingDefaultAmount, from } = state;
   const coin = coinOfCode(from);

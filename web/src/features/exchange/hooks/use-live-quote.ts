@@ -2,7 +2,7 @@
 // Only an answer to the request on screen now is `quote`: while another is on its way, or the
 // request is still settling, the previous answer is `previous` and the state is `pending`.
 // Late answers to older requests land in their own cache entries and are never shown as fresh.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { toNumber } from '../lib/amount';
 import { TIMINGS } from '../lib/constants';
@@ -38,22 +38,37 @@ export interface LiveQuote {
   pending: boolean;
   /** The request on screen failed (not an older one). */
   error: Error | null;
+  /** When the quote on screen was fetched (epoch ms), and a way to fetch it anew. */
+  fetchedAt: number;
+  refresh: () => void;
 }
+
+/**
+ * A fixed quote is held this long on screen, then asked again: the amount shown is never older
+ * than this, and the order is created with it (a change since is confirmed by the customer).
+ */
+export const FIXED_QUOTE_HOLD_MS = 30_000;
 
 export function useLiveQuote(request: QuoteRequest, currencies: readonly Currency[]): LiveQuote {
   const key = requestKey(request);
   const settledKey = useDebounced(key, TIMINGS.debounceMs);
   const settled = requestOf(settledKey);
   const find = (code: string) => currencies.find((c) => c.code === code);
+  const client = useQueryClient();
+  const queryKey = ['quote', settledKey];
   const query = useQuery({
-    queryKey: ['quote', settledKey],
+    queryKey,
     // The quote client (cache, 429 pause, estimates) loads with the first quote, after the
     // landing page's first screen.
     queryFn: async () => {
       const { getQuote } = await import('../api/get-quote');
-      return getQuote(settled, find(settled.from)!, find(settled.to)!);
+      // A quote already on screen is being refreshed: from the server, not the cache.
+      const fresh = client.getQueryData(queryKey) !== undefined;
+      return getQuote(settled, find(settled.from)!, find(settled.to)!, { fresh });
     },
     enabled: isQuotable(settled, currencies),
+    refetchInterval: settled.type === 'fixed' ? FIXED_QUOTE_HOLD_MS : false,
+    refetchIntervalInBackground: false,
     placeholderData: keepPreviousData,
     staleTime: 0,
     gcTime: TIMINGS.rateCacheMs,
@@ -66,5 +81,7 @@ export function useLiveQuote(request: QuoteRequest, currencies: readonly Currenc
     previous: query.data ?? null,
     pending: isQuotable(request, currencies) && !quote && !error,
     error,
+    fetchedAt: query.dataUpdatedAt,
+    refresh: () => void query.refetch(),
   };
 }

@@ -56,16 +56,27 @@ function ruleFor(currency: Pick<Currency, 'code' | 'coin' | 'network'>): Rule {
   }
 }
 
-/** The label in messages: ERC20/BEP20/TRC20 for tokens on those networks, else the network. */
-export function networkLabel(currency: Pick<Currency, 'network'>): string {
-  return NETWORK_BADGES[currency.network] ?? currency.network;
+/**
+ * The label in messages: ERC20/BEP20/TRC20 for tokens on those networks; the network's name
+ * where its code would only repeat the coin's ("BTC (Bitcoin)", not "BTC (BTC)"); else the
+ * network.
+ */
+export function networkLabel(
+  currency: Pick<Currency, 'network'> & { coin?: string; networkName?: string },
+): string {
+  const badge = NETWORK_BADGES[currency.network];
+  if (badge) return badge;
+  if (currency.coin === currency.network && currency.networkName) return currency.networkName;
+  return currency.network;
 }
 
 export type AddressProblem =
   | { kind: 'empty'; variant: 'destination' | 'your' }
   | { kind: 'invalid' }
   /** The server's verdict: the pattern fits but the checksum does not (a typo). */
-  | { kind: 'checksum' };
+  | { kind: 'checksum' }
+  /** The server's verdict: a valid address, of another network (a Bitcoin address for ETH). */
+  | { kind: 'looksLike'; coin: string; networkName: string };
 
 /** The server found the destination address wrong: no order was asked for. */
 export class AddressRejected extends Error {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_REMEMBERED_ORDERS,
   REMEMBER_ORDER_MS,
+  rememberedOrders,
   rememberedOrderToken,
   rememberOrderToken,
 } from './order-tokens';
@@ -29,5 +30,18 @@ describe('remembered order tokens', () => {
     expect(rememberedOrderToken('legacy')).toBe('tok');
     localStorage.setItem('orderTokens', 'not json');
     expect(rememberedOrderToken('legacy')).toBeNull();
+  });
+
+  it('lists the remembered orders newest first, with what was ordered', () => {
+    const summary = { from: 'BTC', to: 'ETH', fromAmount: '0.01', toAmount: '0.2' };
+    rememberOrderToken('first', 't1', 1, summary);
+    rememberOrderToken('second', 't2', 2);
+    // Remembering an order again (its page opened with its link) keeps what it was.
+    rememberOrderToken('first', 't1', 3);
+    expect(rememberedOrders(10)).toEqual([
+      { id: 'first', token: 't1', at: 3, summary },
+      { id: 'second', token: 't2', at: 2, summary: null },
+    ]);
+    expect(rememberedOrders(REMEMBER_ORDER_MS + 3)).toEqual([]);
   });
 });

@@ -6,10 +6,19 @@ const STORAGE_KEY = 'orderTokens';
 export const MAX_REMEMBERED_ORDERS = 50;
 export const REMEMBER_ORDER_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** What the Track page lists of an order without asking the server (no addresses). */
+export interface OrderSummary {
+  from: string;
+  to: string;
+  fromAmount: string;
+  toAmount: string;
+}
+
 interface Entry {
   token: string;
   /** When it was stored, epoch milliseconds. */
   at: number;
+  summary?: OrderSummary;
 }
 
 type Entries = Record<string, Entry>;
@@ -39,9 +48,16 @@ function write(entries: Entries): void {
   }
 }
 
-export function rememberOrderToken(id: string, token: string, now = Date.now()): void {
+export function rememberOrderToken(
+  id: string,
+  token: string,
+  now = Date.now(),
+  summary?: OrderSummary,
+): void {
   const entries = read(now);
-  entries[id] = { token, at: now };
+  const known = entries[id]?.summary;
+  const kept = summary ?? known;
+  entries[id] = { token, at: now, ...(kept ? { summary: kept } : {}) };
   const newest = Object.entries(entries)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_REMEMBERED_ORDERS);
@@ -50,4 +66,24 @@ export function rememberOrderToken(id: string, token: string, now = Date.now()):
 
 export function rememberedOrderToken(id: string, now = Date.now()): string | null {
   return read(now)[id]?.token ?? null;
+}
+
+export interface RememberedOrder {
+  id: string;
+  token: string;
+  /** When this browser stored it, epoch milliseconds. */
+  at: number;
+  summary: OrderSummary | null;
+}
+
+/** The orders this browser holds links to, newest first ("Recent orders on this device"). */
+export function rememberedOrders(now = Date.now()): RememberedOrder[] {
+  return Object.entries(read(now))
+    .map(([id, entry]) => ({
+      id,
+      token: entry.token,
+      at: entry.at,
+      summary: entry.summary ?? null,
+    }))
+    .sort((a, b) => b.at - a.at);
 }

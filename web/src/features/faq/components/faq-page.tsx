@@ -12,20 +12,16 @@ import { inputClass } from '@/components/ui/input';
 import { Card } from '@/components/ui/card';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import { useSiteConfig } from '@/lib/site-config';
+import { percentFees, useSiteConfig } from '@/lib/site-config';
 import { cn } from '@/lib/utils';
 
 import { FAQ_CATEGORIES, type FaqCategory, type FaqItem, matches } from '../lib/faq';
 
 function useFaqItems(): FaqItem[] {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data: config } = useSiteConfig();
   return useMemo(() => {
-    const values = {
-      site: config?.site_name ?? 'Ferry',
-      float: config?.fees.float_percent ?? '0.5',
-      fixed: config?.fees.fixed_percent ?? '1.0',
-    };
+    const values = { site: config?.site_name ?? 'Ferry', ...percentFees(config, i18n.language) };
     return FAQ_CATEGORIES.flatMap((category) => {
       const entries = t(`faqPage.items.${category}`, { returnObjects: true }) as unknown as Record<
         string,
@@ -39,7 +35,7 @@ function useFaqItems(): FaqItem[] {
       }));
     });
     // `t` changes with the language, so the texts follow it.
-  }, [t, config]);
+  }, [t, config, i18n.language]);
 }
 
 function Question({ item }: { item: FaqItem }) {

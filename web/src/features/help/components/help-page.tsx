@@ -25,7 +25,7 @@ function ArticleLink({ article }: { article: DocumentSummary }) {
   return (
     <Link
       to={paths.helpArticle(article.slug)}
-      className="text-teal-800 underline-offset-2 hover:underline"
+      className="inline-flex min-h-11 items-center text-teal-800 underline-offset-2 hover:underline"
     >
       {article.title}
     </Link>
@@ -115,7 +115,7 @@ export default function HelpPage() {
                   <p className="mt-1 text-sm text-slate-600">
                     {t(`help.categoryText.${category}`)}
                   </p>
-                  <ul className="mt-4 space-y-2 text-sm">
+                  <ul className="mt-2 text-sm">
                     {inCategory.map((article) => (
                       <li key={article.slug}>
                         <ArticleLink article={article} />
@@ -135,9 +135,9 @@ export default function HelpPage() {
         <p className="text-slate-200">{t('help.contactText')}</p>
         <Link
           to={paths.contact}
-          className={buttonVariants({
-            className: 'mt-2 bg-white text-slate-900 hover:bg-slate-100',
-          })}
+          // The outline button is a light button with dark text (dark with light text in the
+          // dark theme): it stands out on this dark block either way.
+          className={buttonVariants({ variant: 'outline', className: 'mt-2' })}
         >
           {t('help.contact')}
         </Link>

@@ -171,7 +171,13 @@ function Chart({ points }: { points: DayPoint[] }) {
         viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT + 20}`}
         className="h-auto w-full"
       >
-        <line x1={0} x2={CHART_WIDTH} y1={CHART_HEIGHT} y2={CHART_HEIGHT} stroke="#cbd5e1" />
+        <line
+          x1={0}
+          x2={CHART_WIDTH}
+          y1={CHART_HEIGHT}
+          y2={CHART_HEIGHT}
+          className="stroke-slate-300"
+        />
         {geometry.clicks.map((bar, i) => (
           <rect
             key={`c${i}`}
@@ -179,7 +185,7 @@ function Chart({ points }: { points: DayPoint[] }) {
             y={CHART_HEIGHT - bar.height}
             width={slot / 2 - 1}
             height={bar.height}
-            fill="#94a3b8"
+            className="fill-slate-400"
           >
             <title>{`${date(points[i]!.day)}: ${t('account.affiliate.clicks')} ${points[i]!.clicks}`}</title>
           </rect>
@@ -191,21 +197,21 @@ function Chart({ points }: { points: DayPoint[] }) {
             y={CHART_HEIGHT - bar.height}
             width={slot / 2 - 1}
             height={bar.height}
-            fill="#0f766e"
+            className="fill-teal-700"
           >
             <title>{`${date(points[i]!.day)}: ${t('account.affiliate.orders')} ${points[i]!.orders}`}</title>
           </rect>
         ))}
         {points.length > 0 ? (
           <>
-            <text x={0} y={CHART_HEIGHT + 16} fontSize={12} fill="#475569">
+            <text x={0} y={CHART_HEIGHT + 16} fontSize={12} className="fill-slate-600">
               {date(points[0]!.day)}
             </text>
             <text
               x={CHART_WIDTH}
               y={CHART_HEIGHT + 16}
               fontSize={12}
-              fill="#475569"
+              className="fill-slate-600"
               textAnchor="end"
             >
               {date(points[points.length - 1]!.day)}

@@ -9,7 +9,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 
-import { useSiteConfig } from '@/lib/site-config';
+import { percentFees, useSiteConfig } from '@/lib/site-config';
 
 const ROADMAP = [
   { quarter: 'Q2 2025', key: 'currencies', done: true },
@@ -19,13 +19,10 @@ const ROADMAP = [
 ] as const;
 
 export default function AboutPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data: config } = useSiteConfig();
   const siteName = config?.site_name ?? 'Ferry';
-  const fees = {
-    float: config?.fees.float_percent ?? '0.5',
-    fixed: config?.fees.fixed_percent ?? '1.0',
-  };
+  const fees = percentFees(config, i18n.language);
   const points = [
     { title: t('about.points.custodyTitle'), text: t('about.points.custody') },
     { title: t('about.points.pricingTitle'), text: t('about.points.pricing', fees) },

@@ -10,9 +10,11 @@ import { paths } from '@/config/paths';
 
 import popularPairs from '@popular-pairs';
 
+import { formatAmount, formatNumber, formatUsd } from '@/lib/format';
+import { percentFees, useSiteConfig } from '@/lib/site-config';
+
 import { useRecentTransactions } from '../api/get-recent-transactions';
-import { formatNumber } from '@/lib/format';
-import { useSiteConfig } from '@/lib/site-config';
+import { shownStats, useSiteStats } from '../api/get-site-stats';
 import { receiveAmount } from '../lib/recent-estimate';
 
 /** Twelve pairs, shared with the server's sitemap; the first eight are shown (§2.2). */
@@ -63,8 +65,12 @@ function RecentTransactions() {
                 className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
               >
                 <span className="font-medium">
-                  {tx.from_amount} {tx.from_currency} → {received.estimated ? '≈ ' : ''}
-                  {received.amount} {tx.to_currency}
+                  {formatAmount(tx.from_amount, i18n.language)} {tx.from_currency} →{' '}
+                  {received.estimated ? '≈ ' : ''}
+                  {received.estimated
+                    ? received.amount
+                    : formatAmount(received.amount, i18n.language)}{' '}
+                  {tx.to_currency}
                 </span>
                 <span className="text-slate-600">
                   {relativeTime(tx.timestamp, i18n.language)} ·{' '}
@@ -79,18 +85,55 @@ function RecentTransactions() {
   );
 }
 
-export default function HomeSections() {
+/** Support as the operator states it: "24/7" only if they say so, their hours if they give them. */
+function useSupportCard() {
   const { t } = useTranslation();
   const { data: config } = useSiteConfig();
-  const fees = {
-    float: config?.fees.float_percent ?? '0.5',
-    fixed: config?.fees.fixed_percent ?? '1.0',
+  if (config?.support_always_open) {
+    return { title: t('home.trust.supportAlwaysTitle'), text: t('home.trust.supportAlways') };
+  }
+  return {
+    title: t('home.trust.supportTitle'),
+    text: config?.support_hours
+      ? t('home.trust.supportHours', { hours: config.support_hours })
+      : t('home.trust.support'),
   };
+}
+
+/** The trust section's heading and figures: from the server's count, or none at all. */
+function TrustHeading() {
+  const { t, i18n } = useTranslation();
+  const { data: config } = useSiteConfig();
+  const stats = shownStats(useSiteStats().data);
+  return (
+    <>
+      <h2 id="trust-title" className="text-2xl font-semibold">
+        {stats
+          ? t('home.trust.title', { year: config?.trusted_since ?? 2024 })
+          : t('home.trust.titleNew', { siteName: config?.site_name ?? 'Ferry' })}
+      </h2>
+      {stats ? (
+        <p className="mt-2 text-slate-700" data-testid="site-stats">
+          {t('home.trust.figures', {
+            orders: formatNumber(stats.completed_orders, i18n.language),
+            volume: formatUsd(stats.volume_usd, i18n.language, 0),
+          })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export default function HomeSections() {
+  const { t, i18n } = useTranslation();
+  const { data: config } = useSiteConfig();
+  const fees = percentFees(config, i18n.language);
+  const support = useSupportCard();
   const trust = [
     { icon: ShieldCheck, title: t('home.trust.secureTitle'), text: t('home.trust.secure') },
     { icon: Clock, title: t('home.trust.fastTitle'), text: t('claims.completionTime') },
     { icon: TrendingDown, title: t('home.trust.ratesTitle'), text: t('home.trust.rates', fees) },
-    { icon: Headphones, title: t('home.trust.supportTitle'), text: t('home.trust.support') },
+    { icon: Headphones, ...support },
   ];
   const why = [
     { title: t('home.why.noAccountTitle'), text: t('home.why.noAccount') },
@@ -101,9 +144,7 @@ export default function HomeSections() {
   return (
     <div className="mx-auto max-w-6xl space-y-14 px-4 py-14">
       <section aria-labelledby="trust-title">
-        <h2 id="trust-title" className="text-2xl font-semibold">
-          {t('home.trust.title', { year: config?.trusted_since ?? 2024 })}
-        </h2>
+        <TrustHeading />
         <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {trust.map(({ icon: Icon, title, text }) => (
             <Card key={title}>
@@ -126,7 +167,7 @@ export default function HomeSections() {
               <li key={`${from}-${to}`}>
                 <Link
                   to={paths.exchangePair(from, to)}
-                  className="flex items-center justify-between rounded-lg border border-slate-200 px-3 py-2 text-sm font-medium hover:border-teal-600"
+                  className="flex min-h-11 items-center justify-between rounded-lg border border-slate-200 px-3 py-2 text-sm font-medium hover:border-teal-600"
                 >
                   {coinOf(from)} → {coinOf(to)}
                   <ArrowRight aria-hidden="true" className="size-4 text-slate-500" />
@@ -136,7 +177,7 @@ export default function HomeSections() {
           </ul>
           <Link
             to={paths.allPairs}
-            className="mt-3 inline-block text-sm font-medium text-teal-800 underline"
+            className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-teal-800 underline"
           >
             {t('home.pairs.all')}
           </Link>
@@ -176,9 +217,11 @@ export default function HomeSections() {
         </h2>
         <Card padding="none" className="mt-4 divide-y divide-slate-200">
           {faq.map((key) => (
-            <details key={key} className="group p-4">
-              <summary className="cursor-pointer font-medium">{t(`home.faq.${key}Q`)}</summary>
-              <p className="mt-2 text-sm text-slate-700">
+            <details key={key} className="group px-4 py-1">
+              <summary className="flex min-h-11 cursor-pointer items-center font-medium">
+                {t(`home.faq.${key}Q`)}
+              </summary>
+              <p className="mb-3 text-sm text-slate-700">
                 {key === 'time' ? t('claims.completionTime') : t(`home.faq.${key}A`, fees)}
               </p>
             </details>
@@ -186,7 +229,7 @@ export default function HomeSections() {
         </Card>
         <Link
           to={paths.faq}
-          className="mt-3 inline-block text-sm font-medium text-teal-800 underline"
+          className="mt-1 inline-flex min-h-11 items-center text-sm font-medium text-teal-800 underline"
         >
           {t('home.faq.more')}
         </Link>

@@ -8,8 +8,8 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 
-import { formatNumber } from '@/lib/format';
-import { useSiteConfig } from '@/lib/site-config';
+import { formatNumber, formatPercent } from '@/lib/format';
+import { feesOf, percentFees, useSiteConfig } from '@/lib/site-config';
 
 /** Tokens held → discount on the service fee, in percent. */
 export const DISCOUNT_TIERS = [
@@ -28,8 +28,9 @@ export function discounted(fee: string, discount: number): string {
 export default function PresalePage() {
   const { t, i18n } = useTranslation();
   const { data: config } = useSiteConfig();
-  const float = config?.fees.float_percent ?? '0.5';
-  const fixed = config?.fees.fixed_percent ?? '1.0';
+  const fees = feesOf(config) ?? { float: '0.5', fixed: '1.0' };
+  const { float, fixed } = percentFees(config, i18n.language);
+  const percent = (value: number | string) => formatPercent(value, i18n.language);
   const benefits = [
     { key: 'fees', Icon: Percent },
     { key: 'governance', Icon: Landmark },
@@ -86,9 +87,11 @@ export default function PresalePage() {
               {DISCOUNT_TIERS.map((tier) => (
                 <tr key={tier.held}>
                   <td className="px-4 py-3">≥ {formatNumber(tier.held, i18n.language)}</td>
-                  <td className="px-4 py-3 font-medium">{tier.discount}%</td>
-                  <td className="px-4 py-3">{discounted(float, tier.discount)}%</td>
-                  <td className="px-4 py-3">{discounted(fixed, tier.discount)}%</td>
+                  <td className="px-4 py-3 font-medium">
+                    {formatNumber(tier.discount / 100, i18n.language, { style: 'percent' })}
+                  </td>
+                  <td className="px-4 py-3">{percent(discounted(fees.float, tier.discount))}</td>
+                  <td className="px-4 py-3">{percent(discounted(fees.fixed, tier.discount))}</td>
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,7 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
 import { Card } from '@/components/ui/card';
-import { formatTime } from '@/lib/format';
+import { formatNumber, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import { type StatusService, useStatus } from '../api/get-status';
@@ -102,7 +102,13 @@ export default function StatusPage() {
                 <p className="font-medium text-slate-900">{serviceName(service)}</p>
                 <p className="text-xs text-slate-600">
                   {service.uptime !== null
-                    ? t('status.uptime', { uptime: service.uptime.toFixed(2) })
+                    ? t('status.uptime', {
+                        uptime: formatNumber(service.uptime / 100, i18n.language, {
+                          style: 'percent',
+                          minimumFractionDigits: 2,
+                          maximumFractionDigits: 2,
+                        }),
+                      })
                     : t('status.uptimeNone')}
                   {service.latency_ms !== null
                     ? ` · ${t('status.latency', { ms: service.latency_ms })}`
