@@ -5,14 +5,19 @@
 # with a real API key whose secret signs every partner-API request (scripts/fuzz/), so the
 # partner methods are fuzzed past the signature check.
 # Fails on any 5xx, any answer that breaks the documented schema, status or content type.
+# Before the fuzzing, a third-party FixedFloat v2 client from PyPI (FixedFloatApi 1.0.3, changed
+# only in its base URL) walks an order to its payout and another to its refund
+# (scripts/clients/fixedfloatapi_check.py).
 # FERRY_FUZZ_EXAMPLES sets the example budget per operation (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=.venv
-if [ ! -x "$VENV/bin/st" ]; then
-  python3 -m venv "$VENV" 2>/dev/null || { apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
-  "$VENV/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5"
+PYTHON_PACKAGES=("schemathesis==4.32.5" "FixedFloatApi==1.0.3")
+if ! "$VENV/bin/pip" show -q schemathesis FixedFloatApi >/dev/null 2>&1; then
+  [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV" 2>/dev/null ||
+    { apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$VENV"; }
+  "$VENV/bin/pip" install -q --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
 fi
 
 DATA=$(mktemp -d)
@@ -20,7 +25,8 @@ PORT=$((20000 + RANDOM % 20000))
 BASE="http://127.0.0.1:$PORT"
 FERRY_LISTEN="127.0.0.1:$PORT" FERRY_DATA_DIR="$DATA" FERRY_LOG_FORMAT=json \
   FERRY_PARTNER_RATE_PER_MINUTE=1000000 FERRY_ORDER_RATE_PER_MINUTE=1000000 \
-  FERRY_REGISTER_RATE_PER_HOUR=1000000 \
+  FERRY_REGISTER_RATE_PER_HOUR=1000000 FERRY_ADMIN_TOKEN=fuzz-admin-token \
+  FERRY_SANDBOX_STEP_SECONDS=1 FERRY_WORKER_INTERVAL_MS=200 \
   ./target/release/ferry serve >"$DATA/ferry.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$DATA"' EXIT
@@ -46,11 +52,22 @@ print(found[-1] if found else "")') || true
 done
 curl -fs "$BASE/api/email/verification/verify" -H 'content-type: application/json' \
   -d "{\"token\":\"$VERIFY\"}" >/dev/null
-KEY_JSON=$(curl -fs "$BASE/api/api-keys" -H "Authorization: Bearer $TOKEN" \
-  -H 'content-type: application/json' -d '{"name":"fuzz","permission":"trade"}')
+new_key() {
+  curl -fs "$BASE/api/api-keys" -H "Authorization: Bearer $TOKEN" \
+    -H 'content-type: application/json' -d "{\"name\":\"$1\",\"permission\":\"trade\"}"
+}
+key_field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+CLIENT_KEY_JSON=$(new_key client)
+FERRY_BASE_URL="$BASE" FERRY_ADMIN_TOKEN=fuzz-admin-token \
+  FERRY_CLIENT_API_KEY=$(printf '%s' "$CLIENT_KEY_JSON" | key_field 'd["key"]["id"]') \
+  FERRY_CLIENT_API_SECRET=$(printf '%s' "$CLIENT_KEY_JSON" | key_field 'd["secret"]') \
+  "$VENV/bin/python" scripts/clients/fixedfloatapi_check.py
+
+KEY_JSON=$(new_key fuzz)
 export FERRY_FUZZ_API_KEY FERRY_FUZZ_API_SECRET
-FERRY_FUZZ_API_KEY=$(printf '%s' "$KEY_JSON" | python3 -c 'import json, sys; print(json.load(sys.stdin)["key"]["id"])')
-FERRY_FUZZ_API_SECRET=$(printf '%s' "$KEY_JSON" | python3 -c 'import json, sys; print(json.load(sys.stdin)["secret"])')
+FERRY_FUZZ_API_KEY=$(printf '%s' "$KEY_JSON" | key_field 'd["key"]["id"]')
+FERRY_FUZZ_API_SECRET=$(printf '%s' "$KEY_JSON" | key_field 'd["secret"]')
 
 PYTHONPATH=scripts/fuzz SCHEMATHESIS_HOOKS=partner_signing \
 "$VENV/bin/st" run "$BASE/api/openapi.json" \
