@@ -6,6 +6,7 @@ pub mod currency;
 pub mod email;
 pub mod fees;
 pub mod language;
+pub mod lightning;
 pub mod money;
 pub mod order;
 pub mod referral;

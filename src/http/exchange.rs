@@ -279,19 +279,48 @@ async fn validate_address(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ValidateAddressRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    use crate::domain::address::{AddressError, validate_tag};
+    use crate::domain::address::{AddressError, AddressFamily, validate_tag};
+    use crate::domain::lightning::InvoiceError;
+    use crate::domain::money::to_wire;
     let currency = state
         .catalogue
         .get(&body.currency)
         .ok_or_else(|| ApiError::BadRequest(format!("Unknown currency {}", body.currency)))?;
-    let verdict =
-        crate::domain::address::validate_address(currency.family, &currency.network, &body.address);
-    let reason = match verdict {
+    // A Lightning invoice is checked as an order would check it (time left, never used), and
+    // its amount is what the order will be for.
+    let mut invoice = None;
+    let verdict = if currency.family == AddressFamily::Bolt11 {
+        match state
+            .orders
+            .lightning_invoice(&body.address, crate::now_unix())
+            .await?
+        {
+            Ok(found) => {
+                invoice = Some(
+                    json!({ "amount": to_wire(found.amount), "expires_at": found.expires_at }),
+                );
+                Ok(())
+            }
+            Err(reason) => Err(AddressError::Invoice(reason)),
+        }
+    } else {
+        crate::domain::address::validate_address(currency.family, &currency.network, &body.address)
+    };
+    // How long an invoice that expires too soon must last, for clients that word it themselves.
+    let invoice_minutes = match &verdict {
+        Err(AddressError::Invoice(InvoiceError::ExpiresTooSoon {
+            minutes_left,
+            minutes_needed,
+        })) => Some(json!({ "left": minutes_left, "needed": minutes_needed })),
+        _ => None,
+    };
+    let reason = match &verdict {
         Ok(()) => None,
         Err(AddressError::Empty) => Some("empty"),
         Err(AddressError::Format) => Some("format"),
         Err(AddressError::Checksum) => Some("checksum"),
         Err(AddressError::WrongNetwork) => Some("network"),
+        Err(AddressError::Invoice(reason)) => Some(reason.code()),
     };
     // A well-formed address of another chain: say which, so the customer sees the mix-up.
     let looks_like = matches!(
@@ -316,9 +345,14 @@ async fn validate_address(
         "data": {
             "valid": reason.is_none() && tag_error.is_none(),
             "reason": reason,
-            "message": verdict.err().map(|e| e.to_string()),
+            "message": verdict.err().map(|e| match e {
+                AddressError::Invoice(reason) => crate::services::orders::invoice_message(&reason),
+                other => other.to_string(),
+            }),
             "tag_error": tag_error,
             "looks_like": looks_like,
+            "invoice": invoice,
+            "invoice_minutes": invoice_minutes,
         }
     })))
 }

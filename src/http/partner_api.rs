@@ -380,7 +380,10 @@ fn price_errors(state: &AppState, quote: &Quote) -> Vec<&'static str> {
         match issue {
             QuoteIssue::LimitMin => push("LIMIT_MIN"),
             QuoteIssue::LimitMax | QuoteIssue::FromAmountExceedsMax => push("LIMIT_MAX"),
-            QuoteIssue::ToAmountExceedsMax | QuoteIssue::ReserveTo => push("RESERVE_TO"),
+            // The site's name for "over the maximum, asked in the receive coin": it always comes
+            // with the cause, LIMIT_MAX or RESERVE_TO.
+            QuoteIssue::ToAmountExceedsMax => {}
+            QuoteIssue::ReserveTo => push("RESERVE_TO"),
             QuoteIssue::MaintenanceFrom => push("MAINTENANCE_FROM"),
             QuoteIssue::MaintenanceTo => push("MAINTENANCE_TO"),
             QuoteIssue::PairUnavailable => {
@@ -416,6 +419,7 @@ pub(super) struct Envelope {
 }
 
 #[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
 #[allow(dead_code)]
 struct PriceRequest {
     /// `fixed` or `float`.
@@ -425,9 +429,9 @@ struct PriceRequest {
     from_ccy: String,
     #[schema(example = "ETH")]
     to_ccy: String,
-    /// `from` (amount in fromCcy) or `to` (amount in toCcy).
+    /// `from` (amount in fromCcy, the default) or `to` (amount in toCcy).
     #[schema(example = "from")]
-    direction: String,
+    direction: Option<String>,
     /// A decimal as a string (or a number).
     #[schema(example = "0.1")]
     amount: String,
@@ -440,6 +444,7 @@ struct PriceRequest {
 }
 
 #[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
 #[allow(dead_code)]
 struct CreateRequest {
     #[schema(example = "float")]
@@ -448,11 +453,13 @@ struct CreateRequest {
     from_ccy: String,
     #[schema(example = "ETH")]
     to_ccy: String,
+    /// `from` (the default) or `to`. Paid out over Lightning (`BTCLN`), the invoice sets the
+    /// amount: the order is for it, direction `to`, at the fixed rate.
     #[schema(example = "from")]
-    direction: String,
+    direction: Option<String>,
     #[schema(example = "0.1")]
     amount: String,
-    /// Where the user receives `toCcy`.
+    /// Where the user receives `toCcy` (for `BTCLN`, a BOLT 11 invoice with an amount).
     #[schema(example = "0x52908400098527886E0F7030069857D2E4169EE7")]
     to_address: String,
     /// The memo or destination tag, for currencies that use one.

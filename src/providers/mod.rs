@@ -67,6 +67,10 @@ pub struct OrderRequest<'a> {
     pub direction: Direction,
     /// In the send coin for `Direction::From`, in the receive coin for `Direction::To`.
     pub amount: Decimal,
+    /// What the customer is to send, as quoted (a Lightning deposit is an invoice for it).
+    pub send_amount: Decimal,
+    /// How long the deposit may take, in seconds (a Lightning deposit invoice lasts as long).
+    pub deposit_seconds: i64,
     pub to_address: &'a str,
     pub to_tag: Option<&'a str>,
     /// Ferry's fee (and any partner markup) on this order, in percent: what an upstream

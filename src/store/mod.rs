@@ -316,6 +316,9 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
     /// The most recently completed orders.
     async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError>;
 
+    /// Whether an order already pays out to this Lightning invoice (as Ferry keeps it).
+    async fn lightning_invoice_used(&self, invoice: &str) -> Result<bool, StoreError>;
+
     /// How many orders completed, and their volume in USD (at each order's own prices).
     async fn completed_totals(&self) -> Result<(i64, Decimal), StoreError>;
 

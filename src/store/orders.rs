@@ -491,6 +491,19 @@ impl SqlStore {
         Ok(())
     }
 
+    pub(super) async fn lightning_invoice_used_impl(
+        &self,
+        invoice: &str,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT 1 AS used FROM orders WHERE to_code = 'BTCLN' AND to_address = $1 LIMIT 1",
+        )
+        .bind(invoice)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.is_some())
+    }
+
     pub(super) async fn completed_totals_impl(&self) -> Result<(i64, Decimal), StoreError> {
         // Amounts are stored as decimal text: PostgreSQL sums them exactly; SQLite has no
         // decimal type, and its float sum is close enough for a figure shown to the dollar.

@@ -309,6 +309,10 @@ impl Store for SqlStore {
             .await
     }
 
+    async fn lightning_invoice_used(&self, invoice: &str) -> Result<bool, StoreError> {
+        self.lightning_invoice_used_impl(invoice).await
+    }
+
     async fn completed_totals(&self) -> Result<(i64, rust_decimal::Decimal), StoreError> {
         self.completed_totals_impl().await
     }

@@ -10,6 +10,7 @@ mod durability;
 mod exchange;
 mod faults;
 mod helpers;
+mod lightning;
 mod limits;
 mod markets;
 mod money_path;

@@ -213,6 +213,10 @@ async fn a_refunded_order_reads_as_a_refund_with_its_transaction_and_amount_afte
     app.deposit(&id, Some("0.05")).await;
     let site = details(&app, &id, &token).await;
     assert_eq!(site["status"], "EMERGENCY");
+    // Asked about only once confirmed: the deposit shows its confirmations and block time.
+    let asked = api.order(&id, &token).await;
+    assert_eq!(asked["from"]["tx"]["confirmations"], 2, "{asked}");
+    assert!(asked["from"]["tx"]["timeBlock"].is_i64(), "{asked}");
     let outcomes = &site["emergency"]["outcomes"];
     let refund_estimate = dec(&outcomes["refund"]["amount"]);
     let fee = dec(&outcomes["refund"]["fee"]);

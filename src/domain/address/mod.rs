@@ -53,6 +53,9 @@ pub enum AddressFamily {
     Eos,
     /// TON: user-friendly base64 with CRC16, or raw `workchain:hex`.
     Ton,
+    /// Bitcoin over Lightning: a BOLT 11 invoice of Bitcoin's main network, with an amount,
+    /// signed by its payee and not expired (`domain::lightning`).
+    Bolt11,
     /// Anything else: 10–120 visible characters.
     Other,
 }
@@ -69,6 +72,9 @@ pub enum AddressError {
     Checksum,
     #[error("the address belongs to another network")]
     WrongNetwork,
+    /// A Lightning invoice that cannot be paid out to, and why.
+    #[error("{0}")]
+    Invoice(#[from] crate::domain::lightning::InvoiceError),
 }
 
 /// Validates `address` for a network of `family`; `network` picks the Cosmos prefix.
@@ -103,6 +109,9 @@ pub fn validate_address(
         AddressFamily::Xlm => other::stellar(address),
         AddressFamily::Eos => other::eos(address),
         AddressFamily::Ton => other::ton(address),
+        AddressFamily::Bolt11 => crate::domain::lightning::decode(address, crate::now_unix())
+            .map(|_| ())
+            .map_err(AddressError::from),
         AddressFamily::Other => other::generic(address),
     }
 }

@@ -28,6 +28,18 @@ pub fn deposit_address(currency: &Currency, rng: &mut impl Rng) -> (String, Opti
     (address, tag)
 }
 
+/// A Lightning deposit: an invoice the sandbox's node signs for `amount` BTC, payable for
+/// `seconds`. `None` for an amount Lightning cannot carry.
+pub fn lightning_invoice(amount: rust_decimal::Decimal, seconds: i64) -> Option<String> {
+    crate::domain::lightning::sign_invoice(
+        amount,
+        crate::now_unix(),
+        std::time::Duration::from_secs(u64::try_from(seconds.max(60)).unwrap_or(60)),
+        b"ferry sandbox lightning node",
+        "Ferry sandbox deposit",
+    )
+}
+
 /// The one address of a memo coin: the same for every order (derived from its code).
 fn shared_address(currency: &Currency) -> String {
     use rand::SeedableRng;
@@ -66,6 +78,11 @@ fn address_of(currency: &Currency, rng: &mut impl Rng) -> String {
         AddressFamily::Eos => "ferrysandbox".to_owned(),
         AddressFamily::Ton => ton(&bytes(32)),
         AddressFamily::Other => format!("sbx{}", hex::encode(bytes(20))),
+        // An order's Lightning deposit is an invoice for its amount (`lightning_invoice`);
+        // without one, an invoice for a thousand satoshis.
+        AddressFamily::Bolt11 => {
+            lightning_invoice(rust_decimal::Decimal::new(1_000, 8), 3600).unwrap_or_default()
+        }
     }
 }
 

@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::FromPrimitive;
 
+use crate::domain::address::AddressFamily;
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, round_up};
@@ -156,7 +157,7 @@ fn network_fee_usd(currency: &Currency) -> Decimal {
         "LTC" | "BCH" | "DOGE" | "DASH" | "ZEC" => 5,
         "XMR" => 3,
         "BSC" | "POL" | "ARB" | "OP" | "BASE" | "AVAXC" => 10,
-        "SOL" | "XRP" | "XLM" | "TON" | "ALGO" | "NEAR" => 1,
+        "SOL" | "XRP" | "XLM" | "TON" | "ALGO" | "NEAR" | "LN" => 1,
         _ => 20,
     };
     Decimal::new(cents, 2)
@@ -184,8 +185,16 @@ impl LiquidityProvider for SandboxMarket {
     /// real validators.
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
         self.check_up().await?;
-        let (deposit_address, deposit_tag) =
-            super::addresses::deposit_address(request.from, &mut rand::rng());
+        let (deposit_address, deposit_tag) = match request.from.family {
+            AddressFamily::Bolt11 => (
+                super::addresses::lightning_invoice(request.send_amount, request.deposit_seconds)
+                    .ok_or_else(|| {
+                    ProviderError::Rejected("Lightning cannot carry this amount".into())
+                })?,
+                None,
+            ),
+            _ => super::addresses::deposit_address(request.from, &mut rand::rng()),
+        };
         Ok(OpenedOrder {
             provider: self.name(),
             deposit_address,

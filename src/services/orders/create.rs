@@ -6,9 +6,11 @@ use std::time::Duration;
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
-use super::{OrderError, Orders, check_address, check_tag, non_empty};
+use super::{OrderError, Orders, check_address, check_tag, invoice_message, non_empty};
+use crate::domain::address::AddressFamily;
 use crate::domain::currency::Currency;
 use crate::domain::fees::{self, Direction, RateType};
+use crate::domain::lightning::{self, Invoice, InvoiceError};
 use crate::domain::money::{Amount, to_wire};
 use crate::domain::order::OrderStatus;
 use crate::providers::{OpenedOrder, OrderRequest, ProviderError, UpstreamOrder};
@@ -28,6 +30,10 @@ const IN_FLIGHT_WAIT: Duration = Duration::from_secs(10);
 const IN_FLIGHT_POLL: Duration = Duration::from_millis(50);
 /// Deposit allocations tried before giving up (only the sandbox allocates; it is free to retry).
 const ALLOCATION_ATTEMPTS: u32 = 5;
+
+/// Beyond the deposit window, how long a Lightning invoice must stay payable: the deposit's
+/// confirmations and the exchange itself.
+const LIGHTNING_PAYOUT_MARGIN_SECONDS: i64 = 15 * 60;
 
 const ID_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const ID_LENGTH: usize = 16;
@@ -210,6 +216,24 @@ impl Orders {
         }
     }
 
+    /// A Lightning payout's invoice, if it can be paid out to: decoded and checked, payable
+    /// for as long as the order may take, and never given for another order.
+    pub async fn lightning_invoice(
+        &self,
+        text: &str,
+        now: i64,
+    ) -> Result<Result<Invoice, InvoiceError>, OrderError> {
+        let needed = self.settings.expiry_seconds + LIGHTNING_PAYOUT_MARGIN_SECONDS;
+        let invoice = match lightning::decode_payable(text, now, needed) {
+            Ok(invoice) => invoice,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        if self.store.lightning_invoice_used(&invoice.text).await? {
+            return Ok(Err(InvoiceError::Used));
+        }
+        Ok(Ok(invoice))
+    }
+
     /// Quotes, validates, opens the order at the provider and stores it.
     async fn make(
         &self,
@@ -217,6 +241,32 @@ impl Orders {
         idempotency: Option<IdempotencyKey>,
         now: i64,
     ) -> Result<OrderRecord, OrderError> {
+        // Paid out over Lightning, the invoice says how much: the order is for that amount
+        // (direction `to`), whatever amount came with it, and at a fixed rate (an invoice is
+        // paid exactly, so the amount cannot float).
+        let invoice = match self.catalogue.get(request.to) {
+            Some(to) if to.family == AddressFamily::Bolt11 => Some(
+                self.lightning_invoice(request.to_address, now)
+                    .await?
+                    .map_err(|reason| OrderError::Invalid(invoice_message(&reason)))?,
+            ),
+            _ => None,
+        };
+        let invoice_amount = invoice.as_ref().map(|i| i.amount.normalize().to_string());
+        let for_invoice;
+        let request = match (&invoice, &invoice_amount) {
+            (Some(invoice), Some(amount)) => {
+                for_invoice = NewOrder {
+                    amount,
+                    direction: Direction::To,
+                    rate_type: RateType::Fixed,
+                    to_address: &invoice.text,
+                    ..*request
+                };
+                &for_invoice
+            }
+            _ => request,
+        };
         let quote = self
             .quotes(request.partner_fee_percent)
             .quote(QuoteRequest {
@@ -293,6 +343,8 @@ impl Orders {
                         Direction::From => quote.from.amount,
                         Direction::To => quote.to.amount,
                     },
+                    send_amount: quote.from.amount,
+                    deposit_seconds: self.settings.expiry_seconds,
                     to_address: request.to_address.trim(),
                     to_tag: to_tag.as_deref(),
                     fee_percent: fee_percent + request.partner_fee_percent.unwrap_or_default(),
@@ -326,6 +378,16 @@ impl Orders {
                     if let Some(earlier) = self.answer_of(&idempotency).await? =>
                 {
                     return Ok(earlier);
+                }
+                // The same invoice, given for another order at the same moment.
+                Err(StoreError::Conflict)
+                    if invoice.is_some()
+                        && self
+                            .store
+                            .lightning_invoice_used(request.to_address)
+                            .await? =>
+                {
+                    return Err(OrderError::Invalid(invoice_message(&InvoiceError::Used)));
                 }
                 // The sandbox handed out a deposit that is taken: ask it again (it costs nothing).
                 // An upstream's order is never opened twice for one customer's order.

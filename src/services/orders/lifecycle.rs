@@ -4,6 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::{OrderError, Orders, non_empty};
+use crate::domain::address::AddressFamily;
 use crate::domain::currency::Currency;
 use crate::domain::fees::{self, Direction, QuoteInput, RateType};
 use crate::domain::money::{round_down, to_wire};
@@ -75,6 +76,11 @@ impl Orders {
                 ));
             }
         };
+        // The customer is asked about a deposit only once it is confirmed (as upstreams do):
+        // it is final whatever they choose, so it shows its confirmations from now on.
+        if let (OrderEvent::Problem(_), Some(deposit)) = (&event, &mut next.transactions.deposit) {
+            deposit.confirmations = Some(from.confirmations);
+        }
         let detail = match event {
             OrderEvent::Problem(reason) => format!(
                 "deposit of {} {}: {}",
@@ -185,6 +191,13 @@ impl Orders {
             )));
         }
         let payout = self.payout_for(order, received).await?;
+        // A Lightning invoice is paid its own amount or not at all.
+        if to.family == AddressFamily::Bolt11 && payout != order.to_amount {
+            return Err(refund_only(format!(
+                "The Lightning invoice asks for exactly {} BTC",
+                to_wire(order.to_amount)
+            )));
+        }
         if payout > market.reserve_to {
             return Err(refund_only(format!("Not enough {} is available", to.coin)));
         }

@@ -495,8 +495,19 @@ fn check_address(currency: &Currency, address: &str) -> Result<(), OrderError> {
             AddressError::Format | AddressError::WrongNetwork => {
                 format!("Invalid {label} address format")
             }
+            AddressError::Invoice(reason) => invoice_message(&reason),
         })
     })
+}
+
+/// A Lightning invoice's problem as a sentence: "This invoice has expired: make a new one".
+pub fn invoice_message(reason: &crate::domain::lightning::InvoiceError) -> String {
+    let text = reason.to_string();
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A memo/tag for `currency`: checked where the coin has one, refused where it has none.

@@ -39,6 +39,11 @@ pub fn png_data_uri(text: &str) -> Option<String> {
 
 /// The payment URI wallets read for a deposit of `amount` to `address` (BIP 21 style).
 pub fn payment_uri(coin: &str, network: &str, address: &str, amount: &str) -> String {
+    // A Lightning invoice carries its own amount (BOLT 11's `lightning:` URI).
+    if network == "LN" {
+        let invoice = address.strip_prefix("lightning:").unwrap_or(address);
+        return format!("lightning:{invoice}");
+    }
     let scheme = match (coin, network) {
         ("BTC", "BTC") => "bitcoin",
         ("LTC", _) => "litecoin",
@@ -94,5 +99,9 @@ mod tests {
             "monero:4abc?tx_amount=1"
         );
         assert_eq!(payment_uri("USDT", "TRX", "Tabc", "10"), "Tabc?amount=10");
+        assert_eq!(
+            payment_uri("BTC", "LN", "lnbc10u1pexample", "0.00001"),
+            "lightning:lnbc10u1pexample"
+        );
     }
 }

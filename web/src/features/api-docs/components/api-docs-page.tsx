@@ -26,6 +26,17 @@ const SIGNED_IN =
 const PARTNER = /^\/api\/v2\//;
 const PARTNER_ERRORS = ['301', '311', '312', '320', '321', '429', '500'] as const;
 const SNIPPET_LANGUAGES = ['curl', 'python', 'javascript'] as const;
+/** What still differs from FixedFloat API v2 (docs/partner-compatibility.md has the details). */
+const COMPAT_NOTICE = [
+  'httpStatus',
+  'rateLimit',
+  'afftax',
+  'replay',
+  'qr',
+  'values',
+  'rates',
+] as const;
+const COMPAT_EXTRAS = ['usd', 'webhooks', 'lenient', 'rateFiles'] as const;
 
 function resolve(doc: OpenApiDocument, schema: SchemaObject | undefined): SchemaObject | undefined {
   const ref = schema?.$ref?.replace('#/components/schemas/', '');
@@ -264,6 +275,34 @@ function PartnerGuide() {
       <h4 className="text-sm font-semibold text-slate-900">{t('apiDocs.verifyExamples')}</h4>
       <Snippet label={t('apiDocs.languages.python')} code={webhooks.python} />
       <Snippet label={t('apiDocs.languages.javascript')} code={webhooks.javascript} />
+      <Compatibility />
+    </section>
+  );
+}
+
+function Compatibility() {
+  const { t } = useTranslation();
+  return (
+    <section
+      aria-labelledby="fixedfloat-compatibility"
+      className="space-y-2 text-sm text-slate-700"
+    >
+      <h3 id="fixedfloat-compatibility" className="text-base font-semibold text-slate-900">
+        {t('apiDocs.compatTitle')}
+      </h3>
+      <p>{t('apiDocs.compatIntro')}</p>
+      <h4 className="font-semibold text-slate-900">{t('apiDocs.compatNoticeTitle')}</h4>
+      <ul className="list-disc space-y-1 pl-5">
+        {COMPAT_NOTICE.map((item) => (
+          <li key={item}>{t(`apiDocs.compatNotice.${item}`)}</li>
+        ))}
+      </ul>
+      <h4 className="font-semibold text-slate-900">{t('apiDocs.compatExtrasTitle')}</h4>
+      <ul className="list-disc space-y-1 pl-5">
+        {COMPAT_EXTRAS.map((item) => (
+          <li key={item}>{t(`apiDocs.compatExtras.${item}`)}</li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -1,0 +1,244 @@
+//! Bitcoin over Lightning (`BTCLN`): a customer receives by giving a BOLT 11 invoice and pays
+//! one. Invoices are decoded and their signatures checked by LDK's `lightning-invoice`; what
+//! Ferry adds is what an exchange must ask of them: Bitcoin's main network, an amount, and time
+//! enough to be paid.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use bitcoin::hashes::{Hash, sha256};
+use bitcoin::secp256k1::{Secp256k1, SecretKey};
+use lightning_invoice::{Bolt11Invoice, Currency, InvoiceBuilder, PaymentSecret};
+use rust_decimal::Decimal;
+
+/// Millisatoshis in one bitcoin.
+const MSAT_PER_BTC: u64 = 100_000_000_000;
+
+/// What Ferry reads from a customer's invoice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invoice {
+    /// The invoice as Ferry keeps it: lower case, without a `lightning:` prefix.
+    pub text: String,
+    /// What it asks to be paid, in BTC (to the millisatoshi).
+    pub amount: Decimal,
+    /// Unix seconds after which it can no longer be paid.
+    pub expires_at: i64,
+}
+
+/// Why an invoice cannot be paid out to. Each says what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvoiceError {
+    #[error("this is not a Lightning invoice (BOLT 11), or part of it is missing")]
+    Malformed,
+    #[error(
+        "this invoice is for a test network: give an invoice of Bitcoin's main network (lnbc…)"
+    )]
+    TestNetwork,
+    #[error("this invoice has no amount: make one for the amount you want to receive")]
+    NoAmount,
+    #[error("this invoice has expired: make a new one")]
+    Expired,
+    #[error(
+        "this invoice expires in {minutes_left} minutes: make one valid for at least {minutes_needed} minutes, so that it can be paid"
+    )]
+    ExpiresTooSoon {
+        minutes_left: i64,
+        minutes_needed: i64,
+    },
+    #[error("this invoice was given for another order already: make a new one")]
+    Used,
+}
+
+impl InvoiceError {
+    /// A stable name for clients that word the message themselves.
+    pub fn code(&self) -> &'static str {
+        match self {
+            InvoiceError::Malformed => "invoice_malformed",
+            InvoiceError::TestNetwork => "invoice_network",
+            InvoiceError::NoAmount => "invoice_no_amount",
+            InvoiceError::Expired => "invoice_expired",
+            InvoiceError::ExpiresTooSoon { .. } => "invoice_expires_soon",
+            InvoiceError::Used => "invoice_used",
+        }
+    }
+}
+
+/// The invoice in `text` (with or without `lightning:`, in either case), if it is well formed,
+/// signed by its payee, of Bitcoin's main network, with an amount, and payable at `now`.
+pub fn decode(text: &str, now: i64) -> Result<Invoice, InvoiceError> {
+    let text = text.trim().to_ascii_lowercase();
+    let text = text.strip_prefix("lightning:").unwrap_or(&text).to_owned();
+    // Parsing checks the bech32 checksum, the fields BOLT 11 requires and the signature.
+    let invoice = Bolt11Invoice::from_str(&text).map_err(|_| InvoiceError::Malformed)?;
+    if invoice.currency() != Currency::Bitcoin {
+        return Err(InvoiceError::TestNetwork);
+    }
+    let msat = invoice
+        .amount_milli_satoshis()
+        .filter(|msat| *msat > 0)
+        .ok_or(InvoiceError::NoAmount)?;
+    let expires_at = invoice
+        .expires_at()
+        .map(|at| i64::try_from(at.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(i64::MAX);
+    if expires_at <= now {
+        return Err(InvoiceError::Expired);
+    }
+    Ok(Invoice {
+        text,
+        amount: Decimal::from(msat) / Decimal::from(MSAT_PER_BTC),
+        expires_at,
+    })
+}
+
+/// `decode`, and the invoice must still be payable `needed_seconds` from `now`.
+pub fn decode_payable(text: &str, now: i64, needed_seconds: i64) -> Result<Invoice, InvoiceError> {
+    let invoice = decode(text, now)?;
+    if invoice.expires_at < now + needed_seconds {
+        return Err(InvoiceError::ExpiresTooSoon {
+            minutes_left: (invoice.expires_at - now) / 60,
+            minutes_needed: (needed_seconds + 59) / 60,
+        });
+    }
+    Ok(invoice)
+}
+
+/// An invoice for `amount` BTC that expires `expiry` after `now`, signed with `key_seed`'s key:
+/// what the sandbox shows a customer paying in BTCLN. `None` for an amount Lightning cannot
+/// carry (zero, or finer than a millisatoshi).
+pub fn sign_invoice(
+    amount: Decimal,
+    now: i64,
+    expiry: Duration,
+    key_seed: &[u8],
+    description: &str,
+) -> Option<String> {
+    let msat = amount * Decimal::from(MSAT_PER_BTC);
+    if msat <= Decimal::ZERO || msat.fract() != Decimal::ZERO {
+        return None;
+    }
+    let msat = u64::try_from(msat.trunc().mantissa()).ok()?;
+    let key = SecretKey::from_slice(&sha256::Hash::hash(key_seed).to_byte_array()).ok()?;
+    let preimage: [u8; 32] = rand::random();
+    let invoice = InvoiceBuilder::new(Currency::Bitcoin)
+        .description(description.to_owned())
+        .payment_hash(sha256::Hash::hash(&preimage))
+        .payment_secret(PaymentSecret(rand::random()))
+        .duration_since_epoch(Duration::from_secs(u64::try_from(now).ok()?))
+        .min_final_cltv_expiry_delta(144)
+        .amount_milli_satoshis(msat)
+        .expiry_time(expiry)
+        .build_signed(|hash| Secp256k1::signing_only().sign_ecdsa_recoverable(hash, &key))
+        .ok()?;
+    Some(invoice.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_790_000_000;
+
+    fn signed(amount: &str, expiry_secs: u64) -> String {
+        sign_invoice(
+            Decimal::from_str(amount).unwrap(),
+            NOW,
+            Duration::from_secs(expiry_secs),
+            b"test key",
+            "test",
+        )
+        .expect("an invoice")
+    }
+
+    #[test]
+    fn a_signed_invoice_decodes_to_its_amount_and_expiry() {
+        let text = signed("0.00123456", 3600);
+        assert!(text.starts_with("lnbc123456"), "{text}");
+        let invoice = decode(&text, NOW).unwrap();
+        assert_eq!(invoice.amount, Decimal::from_str("0.00123456").unwrap());
+        assert_eq!(invoice.expires_at, NOW + 3600);
+        // The URI form and upper case (as QR codes carry it) are the same invoice.
+        let uri = format!("LIGHTNING:{}", text.to_ascii_uppercase());
+        assert_eq!(decode(&uri, NOW).unwrap(), invoice);
+    }
+
+    #[test]
+    fn millisatoshis_are_kept_and_finer_amounts_cannot_be_signed() {
+        let invoice = decode(&signed("0.00000000001", 600), NOW).unwrap();
+        assert_eq!(invoice.amount, Decimal::from_str("0.00000000001").unwrap());
+        let too_fine = Decimal::from_str("0.000000000001").unwrap();
+        assert_eq!(
+            sign_invoice(too_fine, NOW, Duration::from_secs(60), b"k", "d"),
+            None
+        );
+        assert_eq!(
+            sign_invoice(Decimal::ZERO, NOW, Duration::from_secs(60), b"k", "d"),
+            None
+        );
+    }
+
+    #[test]
+    fn expiry_is_checked_against_the_time_needed() {
+        let text = signed("0.001", 1800);
+        assert_eq!(decode(&text, NOW + 1800), Err(InvoiceError::Expired));
+        assert_eq!(
+            decode_payable(&text, NOW, 3600),
+            Err(InvoiceError::ExpiresTooSoon {
+                minutes_left: 30,
+                minutes_needed: 60
+            })
+        );
+        assert!(decode_payable(&text, NOW, 1200).is_ok());
+    }
+
+    #[test]
+    fn a_changed_character_breaks_the_checksum_or_the_signature() {
+        let text = signed("0.001", 3600);
+        // Swap one data character near the end (inside the signature).
+        let mut broken: Vec<char> = text.chars().collect();
+        let at = broken.len() - 10;
+        broken[at] = if broken[at] == 'q' { 'p' } else { 'q' };
+        let broken: String = broken.into_iter().collect();
+        assert_eq!(decode(&broken, NOW), Err(InvoiceError::Malformed));
+        for junk in [
+            "",
+            "lnbc",
+            "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+            "lightning:",
+        ] {
+            assert_eq!(decode(junk, NOW), Err(InvoiceError::Malformed), "{junk}");
+        }
+    }
+
+    #[test]
+    fn testnet_and_amountless_invoices_are_refused_with_their_reason() {
+        let key = SecretKey::from_slice(&[7; 32]).unwrap();
+        let build = |currency: Currency, msat: Option<u64>| {
+            let builder = InvoiceBuilder::new(currency)
+                .description("t".into())
+                .payment_hash(sha256::Hash::hash(b"p"))
+                .payment_secret(PaymentSecret([1; 32]))
+                .duration_since_epoch(Duration::from_secs(NOW as u64))
+                .min_final_cltv_expiry_delta(144);
+            let signer = |hash: &bitcoin::secp256k1::Message| {
+                Secp256k1::signing_only().sign_ecdsa_recoverable(hash, &key)
+            };
+            match msat {
+                Some(msat) => builder
+                    .amount_milli_satoshis(msat)
+                    .build_signed(signer)
+                    .unwrap()
+                    .to_string(),
+                None => builder.build_signed(signer).unwrap().to_string(),
+            }
+        };
+        let testnet = build(Currency::BitcoinTestnet, Some(100_000));
+        assert!(testnet.starts_with("lntb"));
+        assert_eq!(decode(&testnet, NOW), Err(InvoiceError::TestNetwork));
+        assert_eq!(
+            decode(&build(Currency::Bitcoin, None), NOW),
+            Err(InvoiceError::NoAmount)
+        );
+        assert!(decode(&build(Currency::Bitcoin, Some(100_000)), NOW).is_ok());
+    }
+}
