@@ -38,7 +38,29 @@ pub struct Currency {
     pub usd: Decimal,
 }
 
+/// A network's usual time between blocks, in seconds (its explorers' long-run averages); 60 for
+/// networks not named here.
+fn block_seconds(network: &str) -> i64 {
+    match network {
+        "BTC" | "BCH" | "BSV" => 600,
+        "LTC" | "DASH" => 150,
+        "ZEC" => 75,
+        "XMR" | "DGB" | "RVN" => 120,
+        "DOGE" => 60,
+        "ETH" | "ETC" | "ARB" | "OP" | "BASE" => 13,
+        "BSC" | "AVAXC" | "POL" | "TRX" | "CELO" => 3,
+        "SOL" | "SUI" | "APT" | "NEAR" | "LN" => 1,
+        _ => 60,
+    }
+}
+
 impl Currency {
+    /// How long a deposit of this coin usually takes to reach its confirmations, doubled for
+    /// the slow blocks that come (two Bitcoin blocks take more than 15 minutes half the time).
+    pub fn expected_confirmation_seconds(&self) -> i64 {
+        2 * i64::from(self.confirmations) * block_seconds(&self.network)
+    }
+
     /// The network as messages name it (spec/exchange.md §2, §5): ERC20, BEP20 and TRC20 for
     /// tokens on those chains, else the network code — the same rule as the app's badges.
     pub fn network_label(&self) -> &str {

@@ -14,6 +14,13 @@ use rust_decimal::Decimal;
 /// Millisatoshis in one bitcoin.
 const MSAT_PER_BTC: u64 = 100_000_000_000;
 
+/// The most an invoice's own route hints may charge per hop (a well-connected channel asks a
+/// few satoshis and a fraction of a percent), and the longest delays they may ask: beyond
+/// these, a payee could charge the exchange through its last hop or make the payment unroutable.
+const MAX_HINT_BASE_FEE_MSAT: u32 = 10_000;
+const MAX_HINT_FEE_MILLIONTHS: u32 = 10_000;
+const MAX_CLTV_DELTA: u64 = 2016;
+
 /// What Ferry reads from a customer's invoice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invoice {
@@ -23,6 +30,9 @@ pub struct Invoice {
     pub amount: Decimal,
     /// Unix seconds after which it can no longer be paid.
     pub expires_at: i64,
+    /// The payment hash, in hex: what a payment settles, whatever the invoice's spelling (the
+    /// same payee may sign several invoices for one hash; one order pays it once).
+    pub payment_hash: String,
 }
 
 /// Why an invoice cannot be paid out to. Each says what to do about it.
@@ -36,6 +46,12 @@ pub enum InvoiceError {
     TestNetwork,
     #[error("this invoice has no amount: make one for the amount you want to receive")]
     NoAmount,
+    #[error("this invoice asks for a fraction of a satoshi: make one for whole satoshis")]
+    SubSatoshi,
+    #[error(
+        "this invoice asks for route fees, delays or features a payment cannot meet: make a new one"
+    )]
+    Unpayable,
     #[error("this invoice has expired: make a new one")]
     Expired,
     #[error(
@@ -56,6 +72,8 @@ impl InvoiceError {
             InvoiceError::Malformed => "invoice_malformed",
             InvoiceError::TestNetwork => "invoice_network",
             InvoiceError::NoAmount => "invoice_no_amount",
+            InvoiceError::SubSatoshi => "invoice_sub_satoshi",
+            InvoiceError::Unpayable => "invoice_unpayable",
             InvoiceError::Expired => "invoice_expired",
             InvoiceError::ExpiresTooSoon { .. } => "invoice_expires_soon",
             InvoiceError::Used => "invoice_used",
@@ -77,6 +95,13 @@ pub fn decode(text: &str, now: i64) -> Result<Invoice, InvoiceError> {
         .amount_milli_satoshis()
         .filter(|msat| *msat > 0)
         .ok_or(InvoiceError::NoAmount)?;
+    // Amounts are kept to the satoshi (8 decimals), as every wallet and upstream writes them.
+    if msat % 1000 != 0 {
+        return Err(InvoiceError::SubSatoshi);
+    }
+    if !payable_route(&invoice) {
+        return Err(InvoiceError::Unpayable);
+    }
     let expires_at = invoice
         .expires_at()
         .map(|at| i64::try_from(at.as_secs()).unwrap_or(i64::MAX))
@@ -85,10 +110,27 @@ pub fn decode(text: &str, now: i64) -> Result<Invoice, InvoiceError> {
         return Err(InvoiceError::Expired);
     }
     Ok(Invoice {
-        text,
         amount: Decimal::from(msat) / Decimal::from(MSAT_PER_BTC),
         expires_at,
+        payment_hash: invoice.payment_hash().to_string(),
+        text,
     })
+}
+
+/// Whether a payment can meet what the invoice asks of its route: features this node knows,
+/// and hints and delays within what ordinary channels ask.
+fn payable_route(invoice: &Bolt11Invoice) -> bool {
+    let known_features = invoice
+        .features()
+        .is_none_or(|features| !features.requires_unknown_bits());
+    let sane_hints = invoice.route_hints().iter().all(|hint| {
+        hint.0.iter().all(|hop| {
+            hop.fees.base_msat <= MAX_HINT_BASE_FEE_MSAT
+                && hop.fees.proportional_millionths <= MAX_HINT_FEE_MILLIONTHS
+                && u64::from(hop.cltv_expiry_delta) <= MAX_CLTV_DELTA
+        })
+    });
+    known_features && sane_hints && invoice.min_final_cltv_expiry_delta() <= MAX_CLTV_DELTA
 }
 
 /// `decode`, and the invoice must still be payable `needed_seconds` from `now`.
@@ -157,15 +199,18 @@ mod tests {
         let invoice = decode(&text, NOW).unwrap();
         assert_eq!(invoice.amount, Decimal::from_str("0.00123456").unwrap());
         assert_eq!(invoice.expires_at, NOW + 3600);
+        assert_eq!(invoice.payment_hash.len(), 64);
         // The URI form and upper case (as QR codes carry it) are the same invoice.
         let uri = format!("LIGHTNING:{}", text.to_ascii_uppercase());
         assert_eq!(decode(&uri, NOW).unwrap(), invoice);
     }
 
     #[test]
-    fn millisatoshis_are_kept_and_finer_amounts_cannot_be_signed() {
-        let invoice = decode(&signed("0.00000000001", 600), NOW).unwrap();
-        assert_eq!(invoice.amount, Decimal::from_str("0.00000000001").unwrap());
+    fn fractions_of_a_satoshi_are_refused_and_cannot_be_signed() {
+        assert_eq!(
+            decode(&signed("0.00000000001", 600), NOW),
+            Err(InvoiceError::SubSatoshi)
+        );
         let too_fine = Decimal::from_str("0.000000000001").unwrap();
         assert_eq!(
             sign_invoice(too_fine, NOW, Duration::from_secs(60), b"k", "d"),

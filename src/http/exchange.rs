@@ -263,6 +263,10 @@ struct ValidateAddressRequest {
     address: String,
     #[serde(default)]
     tag: Option<String>,
+    /// The coin the customer will send, when known: a Lightning invoice must stay payable
+    /// while that coin's deposit confirms.
+    #[serde(default)]
+    from_currency: Option<String>,
 }
 
 /// The server's verdict on an address (and tag) for a currency, so the widget can tell a
@@ -277,8 +281,9 @@ struct ValidateAddressRequest {
 )]
 async fn validate_address(
     State(state): State<AppState>,
+    client: ClientAddress,
     ApiJson(body): ApiJson<ValidateAddressRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     use crate::domain::address::{AddressError, AddressFamily, validate_tag};
     use crate::domain::lightning::InvoiceError;
     use crate::domain::money::to_wire;
@@ -290,9 +295,19 @@ async fn validate_address(
     // its amount is what the order will be for.
     let mut invoice = None;
     let verdict = if currency.family == AddressFamily::Bolt11 {
+        // A signature to recover and a lookup: counted with the client's quotes.
+        if let Err(wait) = state.limits.quotes.take(&client.key()) {
+            return Ok(rate_limited(wait.seconds()));
+        }
         match state
             .orders
-            .lightning_invoice(&body.address, crate::now_unix())
+            .lightning_invoice(
+                &body.address,
+                body.from_currency
+                    .as_deref()
+                    .and_then(|c| state.catalogue.get(c)),
+                crate::now_unix(),
+            )
             .await?
         {
             Ok(found) => {
@@ -354,5 +369,6 @@ async fn validate_address(
             "invoice": invoice,
             "invoice_minutes": invoice_minutes,
         }
-    })))
+    }))
+    .into_response())
 }

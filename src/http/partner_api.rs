@@ -770,7 +770,10 @@ async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
         )
         .await
         .map_err(|e| match e {
-            OrderError::Invalid(_) if address.is_some() => Failure::invalid("Invalid address"),
+            // FixedFloat's words, then why (a Lightning refund invoice's amount, say).
+            OrderError::Invalid(reason) if address.is_some() => {
+                Failure::invalid(format!("Invalid address: {reason}"))
+            }
             other => other.into(),
         })?;
     Ok(Value::Bool(true))

@@ -139,6 +139,9 @@ pub struct OrderRecord {
     pub provider_order_token: Option<String>,
     /// Its deposit, payout and refund transactions, as far as there are any.
     pub transactions: OrderTransactions,
+    /// For a payout to a Lightning invoice, the invoice's payment hash (hex): one order per
+    /// hash, whatever the invoice's spelling.
+    pub payment_hash: Option<String>,
 }
 
 impl OrderRecord {
@@ -316,8 +319,8 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
     /// The most recently completed orders.
     async fn recent_completed_orders(&self, limit: i64) -> Result<Vec<OrderRecord>, StoreError>;
 
-    /// Whether an order already pays out to this Lightning invoice (as Ferry keeps it).
-    async fn lightning_invoice_used(&self, invoice: &str) -> Result<bool, StoreError>;
+    /// Whether an order already pays out to a Lightning invoice with this payment hash.
+    async fn payment_hash_used(&self, payment_hash: &str) -> Result<bool, StoreError>;
 
     /// How many orders completed, and their volume in USD (at each order's own prices).
     async fn completed_totals(&self) -> Result<(i64, Decimal), StoreError>;

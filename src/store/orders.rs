@@ -24,10 +24,10 @@ pub(super) const ORDER_COLUMNS: &str = "id, version, status, rate_type, directio
     owner_user_id, received_amount, payout_amount, emergency_reason, emergency_choice, \
     created_at, expires_at, rate_expires_at, updated_at, finished_at, next_step_at, api_key_id, \
     affiliate_user_id, partner_fee_percent, notify_email, provider_order_id, provider_order_token, \
-    transactions";
+    transactions, payment_hash";
 
 /// How many columns `ORDER_COLUMNS` names.
-const ORDER_COLUMN_COUNT: usize = 39;
+const ORDER_COLUMN_COUNT: usize = 40;
 
 /// Reads a stored value through `parse`; one that does not parse is corrupt, never a default.
 fn parsed<T>(
@@ -100,6 +100,7 @@ pub(super) fn order_from_row(row: &AnyRow) -> Result<OrderRecord, StoreError> {
         provider_order_token: row.try_get("provider_order_token")?,
         transactions: parsed_opt(row, "transactions", |raw| serde_json::from_str(raw).ok())?
             .unwrap_or_default(),
+        payment_hash: row.try_get("payment_hash")?,
     })
 }
 
@@ -289,7 +290,8 @@ pub(super) async fn insert_orders(
             .bind(&o.notify_email)
             .bind(&o.provider_order_id)
             .bind(&o.provider_order_token)
-            .bind(stored_transactions(&o.transactions));
+            .bind(stored_transactions(&o.transactions))
+            .bind(&o.payment_hash);
     }
     let event_sql = format!(
         "INSERT INTO order_events (order_id, status, detail, created_at) VALUES {}",
@@ -491,16 +493,14 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn lightning_invoice_used_impl(
+    pub(super) async fn payment_hash_used_impl(
         &self,
-        invoice: &str,
+        payment_hash: &str,
     ) -> Result<bool, StoreError> {
-        let row = sqlx::query(
-            "SELECT 1 AS used FROM orders WHERE to_code = 'BTCLN' AND to_address = $1 LIMIT 1",
-        )
-        .bind(invoice)
-        .fetch_optional(self.pool())
-        .await?;
+        let row = sqlx::query("SELECT 1 AS used FROM orders WHERE payment_hash = $1 LIMIT 1")
+            .bind(payment_hash)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(row.is_some())
     }
 

@@ -309,8 +309,8 @@ impl Store for SqlStore {
             .await
     }
 
-    async fn lightning_invoice_used(&self, invoice: &str) -> Result<bool, StoreError> {
-        self.lightning_invoice_used_impl(invoice).await
+    async fn payment_hash_used(&self, payment_hash: &str) -> Result<bool, StoreError> {
+        self.payment_hash_used_impl(payment_hash).await
     }
 
     async fn completed_totals(&self) -> Result<(i64, rust_decimal::Decimal), StoreError> {

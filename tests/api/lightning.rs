@@ -20,13 +20,23 @@ use crate::partners::{ETH_ADDRESS, app_on, eventually, partner};
 on_both_backends!(
     an_invoice_sets_the_amount_of_a_fixed_order_and_is_paid_once,
     a_lightning_deposit_is_an_invoice_for_the_amount_to_send,
+    a_lightning_deposit_is_refunded_to_an_invoice_made_for_the_refund,
 );
 
 /// A customer's invoice for `msat`, signed by their wallet's key, issued `age` seconds ago.
 fn invoice(currency: Currency, msat: Option<u64>, age: u64, expiry: u64) -> String {
+    invoice_for_hash(currency, msat, age, expiry, rand::random())
+}
+
+fn invoice_for_hash(
+    currency: Currency,
+    msat: Option<u64>,
+    age: u64,
+    expiry: u64,
+    preimage: [u8; 32],
+) -> String {
     let key = SecretKey::from_slice(&[0x42; 32]).unwrap();
     let issued = ferry::now_unix() as u64 - age;
-    let preimage: [u8; 32] = rand::random();
     let builder = InvoiceBuilder::new(currency)
         .description("payout".into())
         .payment_hash(sha256::Hash::hash(&preimage))
@@ -181,20 +191,20 @@ async fn invoices_that_cannot_be_paid_are_refused_with_their_reason() {
     let Some(app) = app_on(Db::Sqlite).await else {
         return;
     };
-    let verdict = |address: String| {
+    let verdict = |address: String, from: Option<&'static str>| {
         let app = &app;
         async move {
             let response = app
                 .post_json(
                     "/api/validate-address",
-                    &json!({ "currency": "BTCLN", "address": address }),
+                    &json!({ "currency": "BTCLN", "address": address, "from_currency": from }),
                 )
                 .await;
             assert_eq!(response.status(), StatusCode::OK);
             json_of(response).await["data"].clone()
         }
     };
-    let good = verdict(payable(1_234_000)).await;
+    let good = verdict(payable(1_234_000), None).await;
     assert_eq!(good["valid"], true, "{good}");
     assert_eq!(good["invoice"]["amount"], "0.00001234");
 
@@ -217,7 +227,13 @@ async fn invoices_that_cannot_be_paid_are_refused_with_their_reason() {
         (
             invoice(Currency::Bitcoin, Some(1_000_000), 0, 600),
             "invoice_expires_soon",
-            "This invoice expires in 10 minutes: make one valid for at least 45 minutes, so that it can be paid",
+            // The deposit window (30), USDT's 19 Tron confirmations (doubled: 2), the exchange (15).
+            "This invoice expires in 10 minutes: make one valid for at least 47 minutes, so that it can be paid",
+        ),
+        (
+            invoice(Currency::Bitcoin, Some(1_000_500), 0, 7200),
+            "invoice_sub_satoshi",
+            "This invoice asks for a fraction of a satoshi: make one for whole satoshis",
         ),
         (
             ETH_ADDRESS.to_owned(),
@@ -225,7 +241,7 @@ async fn invoices_that_cannot_be_paid_are_refused_with_their_reason() {
             "This is not a Lightning invoice (BOLT 11), or part of it is missing",
         ),
     ] {
-        let answer = verdict(text.clone()).await;
+        let answer = verdict(text.clone(), Some("USDTTRC")).await;
         assert_eq!(answer["valid"], false, "{answer}");
         assert_eq!(answer["reason"], reason, "{answer}");
         assert_eq!(answer["message"], message, "{answer}");
@@ -239,8 +255,31 @@ async fn invoices_that_cannot_be_paid_are_refused_with_their_reason() {
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
         assert_eq!(json_of(response).await["message"], message);
     }
-    let soon = verdict(invoice(Currency::Bitcoin, Some(1_000_000), 0, 600)).await;
-    assert_eq!(soon["invoice_minutes"], json!({ "left": 10, "needed": 45 }));
+    // Without the send coin, only the deposit window and the exchange count; paid in bitcoin,
+    // its two slow confirmations too.
+    let soon = invoice(Currency::Bitcoin, Some(1_000_000), 0, 600);
+    let needed = |from| {
+        let soon = soon.clone();
+        let verdict = &verdict;
+        async move { verdict(soon, from).await["invoice_minutes"]["needed"].clone() }
+    };
+    assert_eq!(needed(None).await, 45);
+    assert_eq!(needed(Some("BTC")).await, 85);
+
+    // One payment hash is one payment: another invoice for it (another amount, even) is used.
+    let preimage: [u8; 32] = rand::random();
+    let first = invoice_for_hash(Currency::Bitcoin, Some(30_000_000), 0, 7200, preimage);
+    let second = invoice_for_hash(Currency::Bitcoin, Some(40_000_000), 0, 7200, preimage);
+    let order = |text: &String| {
+        let body =
+            json!({ "fromCcy": "USDTTRC", "toCcy": "BTCLN", "amount": "1", "toAddress": text });
+        let app = &app;
+        async move { app.post_json("/api/create-order", &body).await }
+    };
+    assert_eq!(order(&first).await.status(), StatusCode::OK);
+    let again = order(&second).await;
+    assert_eq!(again.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(verdict(second, None).await["reason"], "invoice_used");
 
     // The sandbox's own signer is the same code the customer's invoices are checked with.
     let ours = sign_invoice(
@@ -251,7 +290,7 @@ async fn invoices_that_cannot_be_paid_are_refused_with_their_reason() {
         "d",
     )
     .unwrap();
-    assert_eq!(verdict(ours).await["valid"], true);
+    assert_eq!(verdict(ours, None).await["valid"], true);
 }
 
 #[tokio::test]
@@ -292,4 +331,90 @@ async fn a_price_over_the_maximum_in_the_receive_coin_is_limit_max_not_reserve()
         .await;
     assert_eq!(price["code"], 0, "{price}");
     assert_eq!(price["data"]["errors"], json!(["LIMIT_MAX"]), "{price}");
+}
+
+async fn a_lightning_deposit_is_refunded_to_an_invoice_made_for_the_refund(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let key = trade_key(&app, "ln-refund@example.com").await;
+    let mut body = json!({ "type": "fixed", "fromCcy": "BTCLN", "toCcy": "ETH", "direction": "from",
+                           "amount": "0.01", "toAddress": ETH_ADDRESS });
+    // No refund invoice up front: it needs the refund's amount.
+    let site_body = json!({ "fromCcy": "BTCLN", "toCcy": "ETH", "amount": "0.01", "type": "fixed",
+                            "toAddress": ETH_ADDRESS, "refundAddress": payable(1_000_000) });
+    let refused = app.post_json("/api/create-order", &site_body).await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        json_of(refused).await["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(
+                "A Lightning deposit is refunded to an invoice you make if a refund is needed"
+            )
+    );
+    let created = create(&app, &key, body.take()).await;
+    assert_eq!(created["code"], 0, "{created}");
+    let (id, token) = (
+        created["data"]["id"].as_str().unwrap().to_owned(),
+        created["data"]["token"].as_str().unwrap().to_owned(),
+    );
+    // Half arrives: the customer must choose; the refund is what came less the network fee.
+    app.deposit(&id, Some("0.005")).await;
+    let details = json_of(
+        app.get(&format!("/api/order-details/{id}?token={token}"))
+            .await,
+    )
+    .await;
+    assert_eq!(details["data"]["status"], "EMERGENCY", "{details}");
+    let refund: Decimal = details["data"]["emergency"]["outcomes"]["refund"]["amount"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(refund > Decimal::ZERO && refund < Decimal::new(5, 3));
+    let msat = |btc: Decimal| {
+        use rust_decimal::prelude::ToPrimitive;
+        (btc * Decimal::new(100_000_000_000, 0)).to_u64().unwrap()
+    };
+    let choose = |invoice: String| {
+        let (app, key, id, token) = (&app, &key, id.clone(), token.clone());
+        async move {
+            app.v2(
+                "emergency",
+                &key.0,
+                &key.1,
+                &json!({ "id": id, "token": token, "choice": "REFUND", "address": invoice }),
+            )
+            .await
+        }
+    };
+    // An invoice for more than arrived could never be paid: refused, and the choice is open.
+    let greedy = choose(payable(msat(Decimal::new(10, 0)))).await;
+    assert_eq!(greedy["code"], 301, "{greedy}");
+    assert!(
+        greedy["msg"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid address: The refund invoice may ask for at most 0.005 BTC"),
+        "{greedy}"
+    );
+    // One for the refund: the refund pays it, its amount exactly.
+    let refund_invoice = payable(msat(refund));
+    let chosen = choose(refund_invoice.clone()).await;
+    assert_eq!(chosen["data"], true, "{chosen}");
+    let which = json!({ "id": id, "token": token });
+    let order_now = || app.v2("order", &key.0, &key.1, &which);
+    eventually("the refund", || async {
+        order_now().await["data"]["back"]["tx"]["id"].is_string()
+    })
+    .await;
+    let refunded = order_now().await["data"].clone();
+    assert_eq!(refunded["back"]["address"], refund_invoice.as_str());
+    let sent: Decimal = refunded["back"]["tx"]["amount"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(sent, refund);
 }

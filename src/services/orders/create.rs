@@ -35,6 +35,10 @@ const ALLOCATION_ATTEMPTS: u32 = 5;
 /// confirmations and the exchange itself.
 const LIGHTNING_PAYOUT_MARGIN_SECONDS: i64 = 15 * 60;
 
+/// A Lightning deposit is refunded to an invoice, which needs the refund's amount: it is asked
+/// for only if a refund is needed.
+pub(super) const LIGHTNING_REFUND_LATER: &str = "A Lightning deposit is refunded to an invoice you make if a refund is needed, for the amount shown then: no refund address now";
+
 const ID_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const ID_LENGTH: usize = 16;
 const METADATA_LIMIT: usize = 2048;
@@ -217,18 +221,21 @@ impl Orders {
     }
 
     /// A Lightning payout's invoice, if it can be paid out to: decoded and checked, payable
-    /// for as long as the order may take, and never given for another order.
+    /// for as long as the order may take (the deposit window, the send coin's confirmations
+    /// when it is known, and the exchange), and its payment hash never given for another order.
     pub async fn lightning_invoice(
         &self,
         text: &str,
+        from: Option<&Currency>,
         now: i64,
     ) -> Result<Result<Invoice, InvoiceError>, OrderError> {
-        let needed = self.settings.expiry_seconds + LIGHTNING_PAYOUT_MARGIN_SECONDS;
+        let confirming = from.map_or(0, Currency::expected_confirmation_seconds);
+        let needed = self.settings.expiry_seconds + confirming + LIGHTNING_PAYOUT_MARGIN_SECONDS;
         let invoice = match lightning::decode_payable(text, now, needed) {
             Ok(invoice) => invoice,
             Err(reason) => return Ok(Err(reason)),
         };
-        if self.store.lightning_invoice_used(&invoice.text).await? {
+        if self.store.payment_hash_used(&invoice.payment_hash).await? {
             return Ok(Err(InvoiceError::Used));
         }
         Ok(Ok(invoice))
@@ -246,7 +253,7 @@ impl Orders {
         // paid exactly, so the amount cannot float).
         let invoice = match self.catalogue.get(request.to) {
             Some(to) if to.family == AddressFamily::Bolt11 => Some(
-                self.lightning_invoice(request.to_address, now)
+                self.lightning_invoice(request.to_address, self.catalogue.get(request.from), now)
                     .await?
                     .map_err(|reason| OrderError::Invalid(invoice_message(&reason)))?,
             ),
@@ -290,6 +297,9 @@ impl Orders {
         // A refund address given is checked like the destination: a wrong one is refused, never
         // dropped (the customer would believe it is there).
         let refund_address = match non_empty(request.refund_address) {
+            Some(_) if from.family == AddressFamily::Bolt11 => {
+                return Err(OrderError::Invalid(LIGHTNING_REFUND_LATER.into()));
+            }
             Some(address) => {
                 check_address(from, address).map_err(|error| match error {
                     OrderError::Invalid(reason) => {
@@ -361,6 +371,7 @@ impl Orders {
             order.refund_address = refund_address.clone();
             order.refund_tag = refund_tag.clone();
             order.metadata = metadata.clone();
+            order.payment_hash = invoice.as_ref().map(|i| i.payment_hash.clone());
             let new = NewOrderRecord {
                 effects: self.effects_of_new(&order, now).await?,
                 order,
@@ -381,11 +392,8 @@ impl Orders {
                 }
                 // The same invoice, given for another order at the same moment.
                 Err(StoreError::Conflict)
-                    if invoice.is_some()
-                        && self
-                            .store
-                            .lightning_invoice_used(request.to_address)
-                            .await? =>
+                    if let Some(invoice) = &invoice
+                        && self.store.payment_hash_used(&invoice.payment_hash).await? =>
                 {
                     return Err(OrderError::Invalid(invoice_message(&InvoiceError::Used)));
                 }

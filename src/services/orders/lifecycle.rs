@@ -292,7 +292,8 @@ impl Orders {
         let mut next = order.clone();
         if choice == EmergencyChoice::Refund {
             if let Some(address) = non_empty(refund_address) {
-                self.apply_refund_address(&mut next, address, refund_tag)?;
+                self.apply_refund_address(&mut next, address, refund_tag, now)
+                    .await?;
             }
             if next.refund_address.is_none() {
                 return Err(OrderError::Invalid("Enter a refund address".into()));
@@ -384,7 +385,8 @@ impl Orders {
             ));
         }
         let mut next = order;
-        self.apply_refund_address(&mut next, address, tag)?;
+        self.apply_refund_address(&mut next, address, tag, now)
+            .await?;
         next.updated_at = now;
         self.write(next, None, &OrderEffects::default()).await
     }
@@ -467,7 +469,17 @@ impl Orders {
             }
             OrderStatus::Emergency if order.emergency_choice == Some(EmergencyChoice::Refund) => {
                 let from = self.currency_of(&order.from_code)?;
-                let refund = self.refund_of(&order).await?;
+                let mut refund = self.refund_of(&order).await?;
+                // A Lightning refund pays the customer's invoice its own amount (at most what
+                // arrived: checked when it was given).
+                if from.family == AddressFamily::Bolt11
+                    && let Some(invoice) = order.refund_address.as_deref()
+                {
+                    match crate::domain::lightning::decode(invoice, now) {
+                        Ok(invoice) => refund.amount = invoice.amount,
+                        Err(_) => return self.ask_again_for_refund_invoice(next, now).await,
+                    }
+                }
                 next.transactions.refund = Some(self.sandbox_transaction(
                     &order,
                     from,
@@ -488,6 +500,22 @@ impl Orders {
         };
         next.next_step_at = next_step;
         self.transition(next, event, now, &detail).await?;
+        Ok(())
+    }
+
+    /// The customer's refund invoice expired before the refund went out: the choice is undone
+    /// and they are asked again (with a fresh invoice).
+    async fn ask_again_for_refund_invoice(
+        &self,
+        mut next: OrderRecord,
+        now: i64,
+    ) -> Result<(), OrderError> {
+        tracing::warn!(order.id = %next.id, "the refund invoice expired before the refund; asking again");
+        next.emergency_choice = None;
+        next.refund_address = None;
+        next.next_step_at = None;
+        next.updated_at = now;
+        self.write(next, None, &OrderEffects::default()).await?;
         Ok(())
     }
 

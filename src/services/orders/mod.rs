@@ -20,7 +20,7 @@ use tokio::sync::broadcast;
 use super::availability::CurrencySwitches;
 use super::partners::Partners;
 use super::quotes::{QuoteError, QuoteService};
-use crate::domain::address::{AddressError, validate_address, validate_tag};
+use crate::domain::address::{AddressError, AddressFamily, validate_address, validate_tag};
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::FeeSchedule;
 use crate::domain::language::Language;
@@ -464,17 +464,51 @@ impl Orders {
     }
 
     /// Checks and sets the refund address (and memo) for the send coin's network.
-    fn apply_refund_address(
+    async fn apply_refund_address(
         &self,
         order: &mut OrderRecord,
         address: &str,
         tag: Option<&str>,
+        now: i64,
     ) -> Result<(), OrderError> {
         let from = self.currency_of(&order.from_code)?;
+        if from.family == AddressFamily::Bolt11 {
+            let invoice = self.lightning_refund_invoice(order, address, now).await?;
+            order.refund_address = Some(invoice.text);
+            order.refund_tag = None;
+            return Ok(());
+        }
         check_address(from, address)?;
         order.refund_address = Some(address.trim().to_owned());
         order.refund_tag = check_tag(from, tag)?;
         Ok(())
+    }
+
+    /// A Lightning deposit's refund goes to an invoice the customer makes once the refund is
+    /// needed: for at most what arrived (a payment pays its invoice's amount, so asking for
+    /// more could never be paid; Lightning's fee is a few satoshis, so the refund shown, the
+    /// deposit less that fee, is what to ask for, and a fee that moved by a satoshi since does
+    /// not refuse it), payable long enough to be sent.
+    async fn lightning_refund_invoice(
+        &self,
+        order: &OrderRecord,
+        text: &str,
+        now: i64,
+    ) -> Result<crate::domain::lightning::Invoice, OrderError> {
+        if order.status != OrderStatus::Emergency {
+            return Err(OrderError::Invalid(create::LIGHTNING_REFUND_LATER.into()));
+        }
+        let invoice =
+            crate::domain::lightning::decode_payable(text, now, LIGHTNING_REFUND_MARGIN_SECONDS)
+                .map_err(|reason| OrderError::Invalid(invoice_message(&reason)))?;
+        let received = order.received_amount.unwrap_or(order.from_amount);
+        if invoice.amount > received {
+            return Err(OrderError::Invalid(format!(
+                "The refund invoice may ask for at most {} BTC, the deposit that arrived",
+                crate::domain::money::to_wire(received)
+            )));
+        }
+        Ok(invoice)
     }
 }
 
@@ -499,6 +533,9 @@ fn check_address(currency: &Currency, address: &str) -> Result<(), OrderError> {
         })
     })
 }
+
+/// How long a Lightning refund invoice must stay payable: the refund is sent at the next step.
+const LIGHTNING_REFUND_MARGIN_SECONDS: i64 = 30 * 60;
 
 /// A Lightning invoice's problem as a sentence: "This invoice has expired: make a new one".
 pub fn invoice_message(reason: &crate::domain::lightning::InvoiceError) -> String {
