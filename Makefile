@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup fuzz-api soak audit bench clean
+.PHONY: help run build web dev test lint fmt-check clippy test-rust test-web e2e e2e-setup fuzz-api soak audit bench profile clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -70,8 +70,11 @@ lint: fmt-check clippy test-web
 test: fmt-check clippy test-rust test-web e2e fuzz-api ## everything CI runs
 	@echo "make test: all suites passed"
 
+profile: ## perf flame graph of warm quotes (release build with symbols) into docs/flamegraph-quote.svg
+	./scripts/bench/profile.sh
+
 bench: build ## measure throughput, latency, RSS and start-up; writes docs/benchmarks.md
-	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	@command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk nginx; }
 	python3 scripts/bench/bench.py
 
 clean:

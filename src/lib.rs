@@ -20,7 +20,7 @@ use tokio::net::TcpListener;
 
 use crate::config::Config;
 use crate::domain::currency::Catalogue;
-use crate::http::AppState;
+use crate::http::{AppContext, AppState};
 use crate::providers::fixedfloat::{FixedFloat, FixedFloatConfig};
 use crate::providers::routed::Routed;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
@@ -377,7 +377,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         config.email_idn(),
     ));
     let (stopping, stopping_rx) = tokio::sync::watch::channel(false);
-    let state = AppState {
+    let state = AppState::new(AppContext {
         limits: Arc::new(limits::Limits::new(&config)),
         config: Arc::new(config),
         store: store.clone(),
@@ -397,7 +397,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         currency_list: http::exchange::CurrencyListCache::default(),
         stopping: stopping_rx,
         pages: http::spa::PageCache::default(),
-    };
+    });
     let connections = http::serve::ConnectionLimits {
         total: http::serve::raise_file_limit(state.config.max_connections),
         per_client: state.config.connections_per_client,

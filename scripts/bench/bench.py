@@ -4,6 +4,10 @@
 For each backend (SQLite; PostgreSQL too when FERRY_BENCH_DATABASE_URL is set) it starts
 target/release/ferry on a free port with a fresh database, measures the time to ready and the
 idle RSS, runs wrk at 64 connections against each endpoint, and reads the peak RSS.
+
+Then, against nginx (Debian's package, 2 workers) serving the very bytes Ferry answered with
+(the warm quote, the currency list and the gzipped home page), it runs alternating rounds of
+the same wrk load on both and prints Ferry's throughput as a ratio of nginx's (issue 20).
 """
 import json
 import os
@@ -130,11 +134,97 @@ def bench(label, database_url=None):
             "GET / (embedded app, gzip)": run_wrk(base + "/", headers=["Accept-Encoding: gzip, deflate, br"]),
         }
         peak_rss = rss_kb(server.pid, "VmHWM")
+        versus = against_nginx(base, quote) if label == "SQLite" else None
     finally:
         server.terminate()
         server.wait(timeout=30)
         shutil.rmtree(data, ignore_errors=True)
-    return {"label": label, "ready_ms": ready_ms, "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": peak_rss / 1024, "results": results}
+    return {"label": label, "ready_ms": ready_ms, "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": peak_rss / 1024, "results": results, "versus": versus}
+
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+RATIO_TARGETS = {
+    "POST /api/exchange-rate (warm)": 0.7,
+    "GET /api/available-currencies": 0.8,
+    "GET / (gzip)": 0.8,
+}
+NGINX_CONF = """
+worker_processes 2;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log crit;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 1000000;
+    server {{
+        listen 127.0.0.1:{port};
+        location = /api/exchange-rate {{
+            default_type application/json;
+            return 200 '{quote}';
+        }}
+        location = /api/available-currencies {{
+            default_type application/json;
+            alias {dir}/currencies.json;
+        }}
+        location = / {{
+            default_type text/html;
+            add_header Content-Encoding gzip;
+            add_header Vary Accept-Encoding;
+            alias {dir}/index.html.gz;
+        }}
+    }}
+}}
+"""
+
+
+def fetch(url, body=None, headers=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data, {"content-type": "application/json", **(headers or {})})
+    with urllib.request.urlopen(request) as response:
+        return response.read()
+
+
+def against_nginx(base, quote):
+    """Alternating rounds of the same load on Ferry and on nginx serving Ferry's own bytes."""
+    if not shutil.which("nginx"):
+        raise SystemExit("nginx is missing: apt-get install nginx")
+    work = tempfile.mkdtemp(prefix="ferry-nginx-")
+    port = free_port()
+    quote_body = fetch(base + "/api/exchange-rate", quote).decode()
+    with open(os.path.join(work, "currencies.json"), "wb") as f:
+        f.write(fetch(base + "/api/available-currencies"))
+    with open(os.path.join(work, "index.html.gz"), "wb") as f:
+        f.write(fetch(base + "/", headers={"accept-encoding": "gzip"}))
+    with open(os.path.join(work, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(dir=work, port=port, quote=quote_body.replace("'", "\\'")))
+    nginx = subprocess.Popen(["nginx", "-c", os.path.join(work, "nginx.conf"), "-g", "daemon off;"])
+    other = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(other + "/api/available-currencies", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        script = lua_post("/api/exchange-rate", quote)
+        cases = {
+            "POST /api/exchange-rate (warm)": ("/api/exchange-rate", script, ()),
+            "GET /api/available-currencies": ("/api/available-currencies", None, ()),
+            "GET / (gzip)": ("/", None, ["Accept-Encoding: gzip, deflate, br"]),
+        }
+        rows = {}
+        for name, (path, lua, headers) in cases.items():
+            ferry_runs, nginx_runs = [], []
+            for _ in range(ROUNDS):
+                ferry_runs.append(run_wrk(base + path, lua, headers))
+                nginx_runs.append(run_wrk(other + path, lua, headers))
+            median = lambda runs: sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
+            rows[name] = {"ferry": median(ferry_runs), "nginx": median(nginx_runs)}
+        return rows
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def postgres_database(admin_url):
@@ -181,7 +271,31 @@ def report(runs):
         for name, r in run["results"].items():
             lines.append(f"| {name} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['errors']} | {TARGETS[name]} |")
         lines.append("")
+        if run.get("versus"):
+            lines += versus_table(run["versus"])
     return "\n".join(lines)
+
+
+def versus_table(rows):
+    lines = [
+        f"### Against nginx serving the same bytes ({ROUNDS} alternating rounds, medians)",
+        "",
+        "nginx 1.22 (Debian), 2 workers, access log off, the same wrk load; the body of each",
+        "answer is the one Ferry gave. Ratio = Ferry's req/s ÷ nginx's.",
+        "",
+        "| Endpoint | Ferry req/s | Ferry p99 ms | nginx req/s | nginx p99 ms | Ratio | Target |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, r in rows.items():
+        ratio = r["ferry"]["rps"] / r["nginx"]["rps"]
+        target = RATIO_TARGETS[name]
+        verdict = "met" if ratio >= target else f"missed by {target - ratio:.2f}"
+        lines.append(
+            f"| {name} | {r['ferry']['rps']:,.0f} | {r['ferry']['p99']:.2f} | {r['nginx']['rps']:,.0f} "
+            f"| {r['nginx']['p99']:.2f} | {ratio:.2f} | >= {target} ({verdict}) |"
+        )
+    lines.append("")
+    return lines
 
 
 def kept_sections(previous):

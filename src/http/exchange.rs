@@ -171,17 +171,32 @@ impl WireSide {
     }
 }
 
-/// The quote in the envelope the client reads: `{code: 0, msg, data: {errors, from, to}}`.
-pub fn quote_envelope(quote: &Quote) -> serde_json::Value {
-    json!({
-        "code": 0,
-        "msg": "OK",
-        "data": {
-            "errors": quote.issues.iter().map(|i| i.code()).collect::<Vec<_>>(),
-            "from": WireSide::of(&quote.from, Some(to_wire(quote.from_btc))),
-            "to": WireSide::of(&quote.to, None),
-        }
-    })
+/// The quote in the envelope the client reads: `{code: 0, msg, data: {errors, from, to}}`,
+/// serialised straight from these fields (no intermediate JSON tree: this is the hot path).
+#[derive(Serialize)]
+pub struct QuoteEnvelope {
+    code: u8,
+    msg: &'static str,
+    data: QuoteData,
+}
+
+#[derive(Serialize)]
+struct QuoteData {
+    errors: Vec<&'static str>,
+    from: WireSide,
+    to: WireSide,
+}
+
+pub fn quote_envelope(quote: &Quote) -> QuoteEnvelope {
+    QuoteEnvelope {
+        code: 0,
+        msg: "OK",
+        data: QuoteData {
+            errors: quote.issues.iter().map(|i| i.code()).collect(),
+            from: WireSide::of(&quote.from, Some(to_wire(quote.from_btc))),
+            to: WireSide::of(&quote.to, None),
+        },
+    }
 }
 
 #[utoipa::path(

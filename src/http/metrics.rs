@@ -1,11 +1,14 @@
 //! Request counts and latency histograms by route and status, in Prometheus text.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
+use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 const LATENCY_BUCKETS: &[f64] = &[
@@ -31,20 +34,67 @@ pub fn recorder() -> PrometheusHandle {
 
 pub async fn track(request: Request, next: Next) -> Response {
     let started = Instant::now();
-    let method = request.method().to_string();
+    let method = request.method().clone();
     let route = match request.extensions().get::<MatchedPath>() {
-        Some(path) => path.as_str().to_owned(),
-        None if request.uri().path().starts_with("/api/") => "/api/{unmatched}".to_owned(),
-        None => "/{app}".to_owned(),
+        Some(path) => Route::Matched(path.clone()),
+        None if request.uri().path().starts_with("/api/") => Route::Other("/api/{unmatched}"),
+        None => Route::Other("/{app}"),
     };
     let response = next.run(request).await;
-    let labels = [
-        ("method", method),
-        ("route", route),
-        ("status", response.status().as_u16().to_string()),
-    ];
-    metrics::counter!("http_requests_total", &labels).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels)
-        .record(started.elapsed().as_secs_f64());
+    let (requests, duration) = handles(&method, route.as_str(), response.status().as_u16());
+    requests.increment(1);
+    duration.record(started.elapsed().as_secs_f64());
     response
+}
+
+enum Route {
+    Matched(MatchedPath),
+    Other(&'static str),
+}
+
+impl Route {
+    fn as_str(&self) -> &str {
+        match self {
+            Route::Matched(path) => path.as_str(),
+            Route::Other(name) => name,
+        }
+    }
+}
+
+/// Per route, the request counter and latency histogram of each method and status seen.
+type HandlesByRoute = HashMap<String, Vec<(Method, u16, Counter, Histogram)>>;
+
+/// The metric handles of one method, route and status. Made once: a request then costs a
+/// read lock and two atomic updates, not the formatting and hashing of three labels.
+fn handles(method: &Method, route: &str, status: u16) -> (Counter, Histogram) {
+    static HANDLES: OnceLock<RwLock<HandlesByRoute>> = OnceLock::new();
+    let all = HANDLES.get_or_init(Default::default);
+    let find = |by_route: &HandlesByRoute| {
+        by_route.get(route).and_then(|seen| {
+            seen.iter()
+                .find(|(m, s, _, _)| m == method && *s == status)
+                .map(|(_, _, counter, histogram)| (counter.clone(), histogram.clone()))
+        })
+    };
+    if let Some(found) = find(&all.read().unwrap_or_else(|e| e.into_inner())) {
+        return found;
+    }
+    let mut by_route = all.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = find(&by_route) {
+        return found;
+    }
+    let labels = [
+        ("method", method.to_string()),
+        ("route", route.to_owned()),
+        ("status", status.to_string()),
+    ];
+    let counter = metrics::counter!("http_requests_total", &labels);
+    let histogram = metrics::histogram!("http_request_duration_seconds", &labels);
+    by_route.entry(route.to_owned()).or_default().push((
+        method.clone(),
+        status,
+        counter.clone(),
+        histogram.clone(),
+    ));
+    (counter, histogram)
 }

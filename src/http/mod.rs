@@ -42,9 +42,28 @@ use crate::providers::LiquidityProvider;
 use crate::services::availability::CurrencySwitches;
 use crate::store::DynStore;
 
-/// What every handler may reach. Cheap to clone.
+/// What every handler may reach: one pointer, so the per-request clones the router makes (one
+/// per layer and extractor) cost one atomic increment, not one per service (the profile of a
+/// quote showed them at an eighth of its time).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<AppContext>);
+
+impl AppState {
+    pub fn new(context: AppContext) -> AppState {
+        AppState(Arc::new(context))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = AppContext;
+
+    fn deref(&self) -> &AppContext {
+        &self.0
+    }
+}
+
+/// The services, settings and caches behind `AppState`.
+pub struct AppContext {
     pub config: Arc<Config>,
     pub store: DynStore,
     pub metrics: metrics_exporter_prometheus::PrometheusHandle,
