@@ -10,7 +10,7 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use ipnet::IpNet;
 use rust_decimal::Decimal;
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::domain::language::{Language, SUPPORTED_LANGUAGES};
@@ -420,6 +420,20 @@ impl Config {
                 "FERRY_LANGUAGES",
                 &"",
                 "enable at least one language",
+            ));
+        }
+        // Replicas on one PostgreSQL database must derive API-key and webhook secrets alike: a
+        // secret each invents for itself makes keys work only on the replica that made them.
+        if self.key_secret.is_none()
+            && self
+                .database_url
+                .as_ref()
+                .is_some_and(|url| url.expose_secret().starts_with("postgres"))
+        {
+            return Err(invalid(
+                "FERRY_KEY_SECRET",
+                &"",
+                "is required on PostgreSQL: set the same secret on every replica sharing the database",
             ));
         }
         if self.providers.is_empty() {
@@ -851,6 +865,19 @@ mod tests {
     }
 
     #[test]
+    fn postgresql_refuses_to_start_without_a_shared_key_secret() {
+        Jail::expect_with(|jail| {
+            jail.set_env("FERRY_DATABASE_URL", "postgres://ferry@db/ferry");
+            let error = load_in(jail).expect_err("refused");
+            assert_eq!(error.setting, "FERRY_KEY_SECRET");
+            assert!(error.to_string().contains("every replica"), "{error}");
+            jail.set_env("FERRY_KEY_SECRET", "a shared secret of enough length");
+            load_in(jail).expect("loads with the secret");
+            Ok(())
+        });
+    }
+
+    #[test]
     fn a_comma_separated_language_list_is_accepted_from_the_environment() {
         Jail::expect_with(|jail| {
             jail.set_env("FERRY_LANGUAGES", "en, fr ,ja");
@@ -975,8 +1002,10 @@ mod tests {
     fn the_database_url_is_redacted_in_debug_output() {
         Jail::expect_with(|jail| {
             jail.set_env("FERRY_DATABASE_URL", "postgres://u:hunter2@db/ferry");
+            jail.set_env("FERRY_KEY_SECRET", "s3cret-shared-by-replicas");
             let config = load_in(jail).expect("loads");
             assert!(!format!("{config:?}").contains("hunter2"));
+            assert!(!format!("{config:?}").contains("s3cret"));
             assert_eq!(config.database_url(), "postgres://u:hunter2@db/ferry");
             Ok(())
         });

@@ -201,11 +201,6 @@ fn partners(
         &config.data_dir,
     )
     .context("reading or creating DATA_DIR/key-secret")?;
-    if config.key_secret.is_none() && store.backend() == store::Backend::Postgres {
-        tracing::warn!(
-            "FERRY_KEY_SECRET is not set: API keys work only on this replica; set the same secret on every replica"
-        );
-    }
     let keys = Arc::new(ApiKeys::new(
         store.clone(),
         master,

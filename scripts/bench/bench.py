@@ -104,6 +104,7 @@ def bench(label, database_url=None):
     )
     if database_url:
         env["FERRY_DATABASE_URL"] = database_url
+        env["FERRY_KEY_SECRET"] = "bench-key-secret-shared-by-replicas"
     base = f"http://127.0.0.1:{port}"
     started = time.monotonic()
     server = subprocess.Popen([BINARY, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
