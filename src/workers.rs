@@ -7,8 +7,9 @@ use crate::providers::sandbox::SandboxMarket;
 use crate::services::availability::CurrencySwitches;
 use crate::store::DynStore;
 
-/// How often the sandbox market's prices take a step.
-const SANDBOX_TICK: Duration = Duration::from_secs(5);
+/// How often the sandbox market looks at the clock: its prices change at each 5-second step of
+/// the clock itself, so every replica moves them at the same moment.
+const SANDBOX_TICK: Duration = Duration::from_secs(1);
 /// How often idempotency keys past their time are forgotten.
 const IDEMPOTENCY_PRUNE_SECONDS: i64 = 60;
 /// How often a replica re-reads the operator's currency switches.

@@ -7,6 +7,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::FromPrimitive;
+use sha2::Digest;
 
 use crate::domain::address::AddressFamily;
 use crate::domain::currency::{Catalogue, Currency};
@@ -19,10 +20,14 @@ use crate::providers::{
 /// Smallest and largest order, in USD.
 const MIN_ORDER_USD: i64 = 10;
 const MAX_ORDER_USD: i64 = 100_000;
-/// The walk never strays further than this from the snapshot (fraction).
+/// The prices never stray further than this from the snapshot (fraction).
 const MAX_DRIFT: f64 = 0.10;
-/// Standard deviation of one step of the walk (fraction).
-const STEP_SIGMA: f64 = 0.002;
+/// How much a price jitters from one step to the next (fraction).
+const STEP_JITTER: f64 = 0.002;
+/// The prices take a step this often (seconds of the clock, the same on every replica).
+pub const STEP_SECONDS: i64 = 5;
+/// The periods of the slow swings prices follow (in steps: about 40 minutes, 7 hours, 3 days).
+const SWING_PERIODS: [f64; 3] = [500.0, 5_000.0, 50_000.0];
 
 #[derive(Debug, Clone)]
 pub struct SandboxConfig {
@@ -49,8 +54,8 @@ pub struct SandboxMarket {
 }
 
 struct WalkState {
-    rng: StdRng,
-    /// Price multiplier per currency code, within 1 ± MAX_DRIFT.
+    seed: u64,
+    /// Price multiplier per currency code, within 1 ± MAX_DRIFT, at the current step.
     drift: HashMap<String, f64>,
     /// Reserve per currency code, in USD.
     reserve_usd: HashMap<String, Decimal>,
@@ -74,16 +79,18 @@ impl SandboxMarket {
             .iter()
             .map(|c| (c.code.clone(), 1.0))
             .collect();
-        SandboxMarket {
+        let market = SandboxMarket {
             catalogue,
             maintenance: config.maintenance,
             state: RwLock::new(WalkState {
-                rng,
+                seed: config.seed,
                 drift,
                 reserve_usd,
             }),
             outage: AtomicU8::new(0),
-        }
+        };
+        market.tick();
+        market
     }
 
     /// One step of the random walk for every currency. Stablecoins stay within a cent.
@@ -106,20 +113,23 @@ impl SandboxMarket {
         }
     }
 
+    /// Moves the prices to the clock's current step.
     pub fn tick(&self) {
+        self.move_to(crate::now_unix());
+    }
+
+    /// Sets every price to what it is at `unix_seconds`: a function of the seed, the coin and
+    /// the clock's step only, so replicas sharing a seed quote alike (and a fixed quote made on
+    /// one is checked on another against the same figures). Slow swings of a few periods with
+    /// seeded phases, and a seeded jitter per step; stablecoins stay within a cent.
+    pub fn move_to(&self, unix_seconds: i64) {
+        let step = unix_seconds.div_euclid(STEP_SECONDS);
         let mut state = self.state.write().expect("sandbox state lock");
-        let WalkState { rng, drift, .. } = &mut *state;
+        let seed = state.seed;
         for currency in self.catalogue.all() {
-            let sigma = if is_stable(currency) {
-                STEP_SIGMA / 20.0
-            } else {
-                STEP_SIGMA
-            };
             let limit = if is_stable(currency) { 0.01 } else { MAX_DRIFT };
-            // A sum of uniforms is close enough to a normal step and needs no extra crate.
-            let step: f64 = (0..4).map(|_| rng.random_range(-1.0..1.0)).sum::<f64>() * sigma;
-            let factor = drift.entry(currency.code.clone()).or_insert(1.0);
-            *factor = (*factor * (1.0 + step)).clamp(1.0 - limit, 1.0 + limit);
+            let factor = 1.0 + limit * swing(seed, &currency.code, step);
+            state.drift.insert(currency.code.clone(), factor);
         }
     }
 
@@ -139,6 +149,27 @@ impl SandboxMarket {
             .copied()
             .unwrap_or(Decimal::from(1_000_000))
     }
+}
+
+/// Where a coin's price stands at `step`, in -1..=1: three slow swings with seeded phases (their
+/// weights sum to 0.9) and a seeded jitter of the step itself.
+fn swing(seed: u64, code: &str, step: i64) -> f64 {
+    let unit = |salt: &str, at: i64| -> f64 {
+        let digest = sha2::Sha256::digest(format!("{seed}:{code}:{salt}:{at}"));
+        let bits = u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"));
+        bits as f64 / u64::MAX as f64
+    };
+    let t = step as f64;
+    let swings: f64 = SWING_PERIODS
+        .iter()
+        .zip([0.5, 0.3, 0.1])
+        .map(|(period, weight)| {
+            let phase = unit("phase", period.to_bits() as i64) * std::f64::consts::TAU;
+            weight * (std::f64::consts::TAU * t / period + phase).sin()
+        })
+        .sum();
+    let jitter = (unit("jitter", step) * 2.0 - 1.0) * (STEP_JITTER / MAX_DRIFT);
+    (swings + jitter).clamp(-1.0, 1.0)
 }
 
 fn is_stable(currency: &Currency) -> bool {
@@ -266,27 +297,47 @@ mod tests {
     }
 
     #[test]
-    fn the_walk_is_deterministic_under_a_seed_and_bounded() {
+    fn replicas_with_one_seed_and_one_clock_quote_alike_and_prices_stay_bounded() {
+        // Two replicas started at different times, asked within one step.
         let (a, b, c) = (market(7), market(7), market(8));
-        for _ in 0..2_000 {
-            a.tick();
-            b.tick();
-            c.tick();
+        let (btc, usdt) = (get("BTC"), get("USDT"));
+        let mut moved = false;
+        let mut previous = None;
+        for step in 0..3_000_i64 {
+            let now = 1_790_000_000 + step * STEP_SECONDS;
+            a.move_to(now);
+            b.move_to(now + STEP_SECONDS - 1);
+            c.move_to(now);
+            assert_eq!(
+                a.usd_price(btc),
+                b.usd_price(btc),
+                "the same step, the same price"
+            );
+            let ratio = a.usd_price(btc) / btc.usd;
+            assert!(
+                ratio >= Decimal::new(9, 1) && ratio <= Decimal::new(11, 1),
+                "{ratio}"
+            );
+            let stable = a.usd_price(usdt);
+            assert!(
+                stable >= Decimal::new(99, 2) && stable <= Decimal::new(101, 2),
+                "{stable}"
+            );
+            moved |= previous.is_some_and(|p| p != a.usd_price(btc));
+            previous = Some(a.usd_price(btc));
         }
-        let btc = get("BTC");
-        assert_eq!(a.usd_price(btc), b.usd_price(btc));
-        assert_ne!(a.usd_price(btc), c.usd_price(btc));
-        let ratio = a.usd_price(btc) / btc.usd;
-        assert!(
-            ratio >= Decimal::new(9, 1) && ratio <= Decimal::new(11, 1),
-            "{ratio}"
+        assert!(moved, "prices move from step to step");
+        assert_ne!(
+            a.usd_price(btc),
+            c.usd_price(btc),
+            "another seed, another market"
         );
-        let usdt = get("USDT");
-        let stable = a.usd_price(usdt);
-        assert!(
-            stable >= Decimal::new(99, 2) && stable <= Decimal::new(101, 2),
-            "{stable}"
-        );
+        // One step moves a price by little: a quote's figures hold from one step to the next.
+        a.move_to(1_790_000_000);
+        let before = a.usd_price(btc);
+        a.move_to(1_790_000_000 + STEP_SECONDS);
+        let change = ((a.usd_price(btc) - before) / before).abs();
+        assert!(change < Decimal::new(1, 2), "{change}");
     }
 
     #[test]
