@@ -73,7 +73,7 @@ export async function createOrder(input: CreateOrderInput, idempotencyKey: strin
 
 /** The server's address verdict first (a checksum typo), then the order. */
 export async function submitOrder(input: CreateOrderInput, idempotencyKey: string): Promise<Order> {
-  const problem = await serverAddressProblem(input.toCcy, input.toAddress);
+  const problem = await serverAddressProblem(input.toCcy, input.toAddress, input.fromCcy);
   if (problem) throw new AddressRejected(input.toAddress, problem);
   return createOrder(input, idempotencyKey);
 }

@@ -1,6 +1,7 @@
 // One side of the swap widget: the amount, the coin picker and what the quote says about them.
 // The side the customer did not type shows the quote for exactly what is on screen; while the
 // next quote comes, the previous figure stays, muted and marked busy, never as the answer.
+// A Lightning invoice being paid out sets the amounts: neither side can be typed then.
 import { type ReactNode, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -25,6 +26,8 @@ interface AmountPanelProps {
   currencies: Currency[] | undefined;
   dispatch: (action: ExchangeFormAction) => void;
   maxExceeded: boolean;
+  /** A checked Lightning invoice sets the receive amount (and so the send amount). */
+  setByInvoice?: boolean;
 }
 
 /** The previous answer, if it was for this pair, rate type and direction (a muted stand-in). */
@@ -42,6 +45,7 @@ export function AmountPanel({
   currencies,
   dispatch,
   maxExceeded,
+  setByInvoice = false,
 }: AmountPanelProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -57,7 +61,7 @@ export function AmountPanel({
       ? state.sendAmount
       : state.receiveAmount
     : (fresh?.amount ?? stale?.amount ?? '');
-  const editable = send || state.rateType === 'fixed';
+  const editable = !setByInvoice && (send || state.rateType === 'fixed');
   const label = send ? t('exchange.send') : t('exchange.receive');
 
   const onType = (next: string) => {
@@ -123,7 +127,10 @@ export function AmountPanel({
         )}
       >
         {send ? (
-          <LimitChips side={fresh} coin={currency?.coin} onPick={onType} />
+          // The invoice sets the amount: the limits are no choice then (a problem still shows).
+          setByInvoice ? null : (
+            <LimitChips side={fresh} coin={currency?.coin} onPick={onType} />
+          )
         ) : (
           <RateLine quote={live.quote} pending={live.pending} />
         )}

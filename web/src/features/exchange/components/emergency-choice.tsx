@@ -13,6 +13,7 @@ import { formatAmount } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 import { chooseEmergency } from '../api/orders';
+import { isLightning } from '../lib/lightning';
 import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import type { Currency, Order } from '../types';
 
@@ -78,6 +79,10 @@ export function EmergencyChoice({ order, onDone }: { order: Order; onDone: (o: O
   const toCoin = order.to.coin ?? order.to.code;
   const continuing = useContinueAmount(order, received);
   const refundAmount = order.emergency?.outcomes?.refund?.amount ?? null;
+  // A Lightning deposit is refunded to an invoice, made now for at most the refund.
+  const lightningRefund = isLightning(order.from)
+    ? `${formatAmount(refundAmount ?? received, i18n.language)} ${fromCoin}`
+    : null;
   const decide = useMutation({
     mutationFn: ({ choice, address }: { choice: Choice; address?: string }) =>
       chooseEmergency(order, choice, address),
@@ -177,8 +182,15 @@ export function EmergencyChoice({ order, onDone }: { order: Order; onDone: (o: O
           {choice === 'REFUND' ? (
             <div>
               <label htmlFor={`${ids}-refund`} className="text-sm font-medium">
-                {t('order.refundAddress', { coin: fromCoin })}
+                {lightningRefund
+                  ? t('order.lightningRefund', { amount: lightningRefund })
+                  : t('order.refundAddress', { coin: fromCoin })}
               </label>
+              {lightningRefund ? (
+                <p id={`${ids}-refund-hint`} className="mt-1 text-xs text-slate-700">
+                  {t('order.lightningRefundHint', { amount: lightningRefund })}
+                </p>
+              ) : null}
               <Input
                 id={`${ids}-refund`}
                 value={address}
@@ -187,7 +199,11 @@ export function EmergencyChoice({ order, onDone }: { order: Order; onDone: (o: O
                   decide.reset();
                 }}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${ids}-error` : undefined}
+                aria-describedby={
+                  [error ? `${ids}-error` : null, lightningRefund ? `${ids}-refund-hint` : null]
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
                 className="mt-1 font-mono text-sm"
                 autoComplete="off"
                 spellCheck={false}

@@ -15,6 +15,8 @@ import '../api/create-order';
 import '../api/validate-address';
 import './amount-changed-dialog';
 import './fixed-hold';
+import './invoice-note';
+import '../lib/order-input';
 import { resetQuoteClient } from '../api/get-quote';
 import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import { ExchangeWidget } from './exchange-widget';
@@ -490,6 +492,175 @@ describe('address messages', () => {
     await act(async () => {
       await applyLanguage('en', { store: false });
     });
+  });
+});
+
+describe('paid out over Lightning', () => {
+  const BTCLN = {
+    code: 'BTCLN',
+    coin: 'BTC',
+    name: 'Bitcoin',
+    network: 'LN',
+    networkName: 'Lightning',
+    tag: null,
+    precision: 8,
+    logo: 'btc',
+    color: '#f7931a',
+    priority: 99,
+    send: 1,
+    recv: 1,
+  };
+  const withLightning: Handler = () => json(200, [...STARTING_CURRENCIES, BTCLN]);
+  const INVOICE = `lnbc500u1p4s0awzpp5${'q'.repeat(240)}`;
+  const verdict = (data: Record<string, unknown>) =>
+    json(200, { code: 0, msg: '', data: { tag_error: null, looks_like: null, ...data } });
+  const payable = () =>
+    verdict({
+      valid: true,
+      reason: null,
+      message: null,
+      invoice: { amount: '0.0005', expires_at: 1_795_690_978 },
+      invoice_minutes: null,
+    });
+
+  function renderToLightning() {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <ExchangeWidget initialFrom="ETH" initialTo="BTCLN" />
+          <Toaster />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+  }
+  const invoiceField = () => screen.getByLabelText('Lightning invoice (BOLT 11)');
+
+  it('asks for an invoice, at the fixed rate only, and says why', async () => {
+    fakeApi({
+      'GET /api/available-currencies': withLightning,
+      'POST /api/exchange-rate': liveQuotes,
+    });
+    renderToLightning();
+    await wait(1000);
+    expect(invoiceField()).toHaveAttribute('placeholder', 'lnbc…');
+    expect(screen.getByLabelText('Fixed rate (1.0%)')).toBeChecked();
+    expect(screen.getByLabelText('Float rate (0.5%)')).toBeDisabled();
+    expect(screen.getByRole('radiogroup', { name: 'Order type' })).toHaveAccessibleDescription(
+      'A Lightning invoice is paid exactly: fixed rate only.',
+    );
+  });
+
+  it('takes the amount from a pasted invoice, read-only, quotes it and orders it', async () => {
+    const api = fakeApi({
+      'GET /api/available-currencies': withLightning,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': payable,
+      'POST /api/create-order': (request) => createdOrder(request),
+    });
+    renderToLightning();
+    await wait(1000);
+    // Pasted, not left: the check needs no blur.
+    type(invoiceField(), INVOICE);
+    await wait(500);
+    // Asked with the send coin: the invoice must outlast its deposit.
+    expect(api.callsTo('POST /api/validate-address').map((c) => c.body)).toEqual([
+      { currency: 'BTCLN', address: INVOICE, from_currency: 'ETH' },
+    ]);
+    expect(receiveAmount()).toHaveValue('0.0005');
+    expect(receiveAmount()).toHaveAttribute('readonly');
+    expect(sendAmount()).toHaveAttribute('readonly');
+    // The limits are no choice then.
+    expect(screen.queryByRole('button', { name: /^Min:/ })).not.toBeInTheDocument();
+    expect(
+      screen.getByText(/^Your invoice sets what you get: 0\.0005 BTC, payable until /),
+    ).toHaveAttribute('role', 'status');
+    const quotes = api.callsTo('POST /api/exchange-rate').map((c) => c.body as QuoteBody);
+    expect(quotes.at(-1)).toEqual({
+      from_currency: 'ETH',
+      to_currency: 'BTCLN',
+      amount: '0.0005',
+      direction: 'to',
+      type: 'fixed',
+    });
+    expect(sendAmount()).toHaveValue('0.000025');
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(200);
+    const sent = api.callsTo('POST /api/create-order').map((c) => c.body as Record<string, string>);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      fromCcy: 'ETH',
+      toCcy: 'BTCLN',
+      toAddress: INVOICE,
+      amount: '0.0005',
+      direction: 'to',
+      type: 'fixed',
+    });
+  });
+
+  it("says why an invoice is refused, in the customer's words, and makes no order", async () => {
+    const api = fakeApi({
+      'GET /api/available-currencies': withLightning,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        verdict({
+          valid: false,
+          reason: 'invoice_expires_soon',
+          message: 'This invoice expires in 10 minutes: make one valid for at least 45 minutes',
+          invoice: null,
+          invoice_minutes: { left: 10, needed: 45 },
+        }),
+      'POST /api/create-order': (request) => createdOrder(request),
+    });
+    renderToLightning();
+    await wait(1000);
+    type(invoiceField(), INVOICE);
+    await wait(500);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This invoice expires in 10 min: make one valid for at least 45 min.',
+    );
+    expect(receiveAmount()).not.toHaveAttribute('readonly');
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(200);
+    expect(api.callsTo('POST /api/create-order')).toHaveLength(0);
+  });
+
+  it('calls anything but an invoice not an invoice, without asking for a "format"', async () => {
+    fakeApi({
+      'GET /api/available-currencies': withLightning,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () =>
+        verdict({ valid: false, reason: 'invoice_malformed', message: 'x', invoice: null }),
+    });
+    renderToLightning();
+    await wait(1000);
+    type(invoiceField(), 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4');
+    fireEvent.blur(invoiceField());
+    await wait(50);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This is not a whole Lightning invoice (BOLT 11): copy all of it from your wallet.',
+    );
+  });
+
+  it('shows the amount of an invoice submitted before its check, and orders only after', async () => {
+    const held = deferred<Response>();
+    const api = fakeApi({
+      'GET /api/available-currencies': withLightning,
+      'POST /api/exchange-rate': liveQuotes,
+      'POST /api/validate-address': () => held.promise,
+      'POST /api/create-order': (request) => createdOrder(request),
+    });
+    renderToLightning();
+    await wait(1000);
+    type(invoiceField(), INVOICE);
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(500);
+    // One check for the submit and the paste together.
+    expect(api.callsTo('POST /api/validate-address')).toHaveLength(1);
+    held.resolve(payable());
+    await wait(500);
+    expect(receiveAmount()).toHaveValue('0.0005');
+    expect(api.callsTo('POST /api/create-order')).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,8 @@
 // The swap widget (spec/exchange.md §2, §4, §5, §8): editing → creating → order created. Its
 // state is one reducer (use-exchange-form), its quote the live quote of what is on screen
-// (use-live-quote), and creating an order one mutation (api/create-order).
-import type { TFunction } from 'i18next';
+// (use-live-quote), and creating an order one mutation (api/create-order). Paid out over
+// Lightning, the destination is an invoice: checked once pasted, it sets the receive amount and
+// the order is at a fixed rate (use-exchange-form's `paidByInvoice`).
 import { ArrowDownUp } from 'lucide-react';
 import {
   type FormEvent,
@@ -21,13 +22,16 @@ import { dismissToast, notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { formatPercent } from '@/lib/format';
 import { lazyWithTexts } from '@/lib/i18n';
+import { cn } from '@/lib/utils';
 
 import type { CreateOrderInput } from '../api/create-order';
 import { useCurrencies } from '../api/get-currencies';
 import { useCreateOrder } from '../hooks/use-create-order';
+import { useDebounced } from '../hooks/use-debounced';
 import {
   type ExchangeFormAction,
   type ExchangeFormState,
+  paidByInvoice,
   quoteRequestOf,
   useExchangeForm,
 } from '../hooks/use-exchange-form';
@@ -35,7 +39,7 @@ import { useLiveQuote } from '../hooks/use-live-quote';
 import { AddressRejected, checkAddress, needsMemo, networkLabel } from '../lib/address-rules';
 import { toNumber } from '../lib/amount';
 import { coinOf, INITIAL_PAIR, TIMINGS } from '../lib/constants';
-import { pickFallbackCoin } from '../lib/fallback-coin';
+import { type CheckedInvoice, isLightning, looksLikeInvoice } from '../lib/lightning';
 import { QuoteFailure } from '../lib/quote-failure';
 import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import { tagLabel } from '../lib/tag-label';
@@ -45,6 +49,7 @@ import { AmountPanel } from './amount-panel';
 import { RateTypeDialog } from './rate-type-dialog';
 
 const AmountChangedDialog = lazyWithTexts(() => import('./amount-changed-dialog'));
+const preloadOrderInput = () => void import('../lib/order-input');
 
 export interface ExchangeWidgetProps {
   initialFrom?: string;
@@ -72,14 +77,17 @@ export function ExchangeWidget({
   const list = currencies.data?.list;
   const known = list ?? knownCurrencies;
   const find = (code: string) => known.find((c) => c.code === code);
-  const [state, dispatch] = useExchangeForm(
+  const [typed, dispatch] = useExchangeForm(
     initialFrom,
     initialTo,
     (code) => find(code)?.coin ?? coinOf(code),
     initialAmount,
   );
-  const from = find(state.from);
-  const to = find(state.to);
+  const from = find(typed.from);
+  const to = find(typed.to);
+  const lightning = isLightning(to);
+  // What the order will be: what was typed, or what a Lightning invoice asks for.
+  const state = paidByInvoice(typed, lightning);
   const live = useLiveQuote(quoteRequestOf(state), list ?? []);
   const quote = live.quote;
   const creation = useCreateOrder();
@@ -131,35 +139,79 @@ export function ExchangeWidget({
     });
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || submitting.current || !from || !to) return;
-    const input = orderInput(state, quote, from, to, maxExceeded, dispatch, t, missingToast);
-    if (input) create(input);
+    // Ignored as well: a second click while the form's checks load.
+    submitting.current = true;
+    let input;
+    try {
+      const { orderInput } = await import('../lib/order-input');
+      input = orderInput(state, quote, from, to, maxExceeded, dispatch, t, missingToast);
+    } finally {
+      submitting.current = false;
+    }
+    if (!input) return;
+    // An invoice not checked yet: its amount and the quote for it show first.
+    if (lightning && !state.invoice) {
+      void checkAddressNow(state.address);
+      return;
+    }
+    create(input);
   };
+
+  // The address being checked with the server, so that a paste and a blur ask once.
+  const checking = useRef<string | null>(null);
 
   /**
    * The patterns of §5 at once, then the server's verdict (loaded on first use): a checksum
-   * typo, or which network a misplaced address belongs to.
+   * typo, which network a misplaced address belongs to, or what a Lightning invoice asks for.
    */
-  const checkOnBlur = async () => {
-    const address = state.address;
-    if (!to || !address.trim()) return;
+  const checkAddressNow = async (address: string) => {
+    if (!to || !address.trim() || checking.current === address) return;
     let problem = checkAddress(to, address);
     if (problem) dispatch({ type: 'addressChecked', address, problem });
-    // The server knows checksums, and what another network's address looks like.
+    // The server knows checksums, what another network's address looks like, and invoices.
+    let invoice: CheckedInvoice | null = null;
     if (!problem || problem.kind === 'invalid') {
-      const { serverAddressProblem } = await import('../api/validate-address');
-      problem = (await serverAddressProblem(to.code, address)) ?? problem;
+      checking.current = address;
+      try {
+        const { serverAddressCheck } = await import('../api/validate-address');
+        const verdict = await serverAddressCheck(to.code, address, from?.code);
+        problem = verdict.problem ?? problem;
+        invoice = verdict.invoice;
+      } finally {
+        checking.current = null;
+      }
     }
-    dispatch({ type: 'addressChecked', address, problem });
+    dispatch({ type: 'addressChecked', address, problem, invoice });
+  };
+
+  // An invoice has its verdict once it is pasted: the amount it sets shows without a blur.
+  // One already judged is not asked about again.
+  const settledAddress = useDebounced(typed.address, TIMINGS.debounceMs);
+  const checkSettled = useEffectEvent((address: string) => {
+    if (address !== typed.address || typed.invoice || typed.addressProblem) return;
+    void checkAddressNow(address);
+  });
+  // Asked again for another send coin too: the invoice must outlast that coin's deposit.
+  useEffect(() => {
+    if (lightning && looksLikeInvoice(settledAddress.trim())) checkSettled(settledAddress);
+  }, [lightning, settledAddress, typed.from]);
+
+  const checkOnBlur = () => {
+    if (lightning && (typed.invoice || typed.addressProblem)) return;
+    void checkAddressNow(typed.address);
   };
 
   return (
     <form
       aria-label={t('exchange.title')}
       className="space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
-      onSubmit={submit}
+      onSubmit={(event) => void submit(event)}
+      // What a submit checks loads once the customer starts filling the form in, not with
+      // the landing page.
+      onFocus={preloadOrderInput}
     >
       <fieldset disabled={busy} className="min-w-0 space-y-4">
         <AmountPanel
@@ -170,6 +222,7 @@ export function ExchangeWidget({
           currencies={list}
           dispatch={dispatch}
           maxExceeded={maxExceeded}
+          setByInvoice={!!state.invoice}
         />
         <div className="relative flex justify-center">
           <Button
@@ -191,17 +244,19 @@ export function ExchangeWidget({
           currencies={list}
           dispatch={dispatch}
           maxExceeded={false}
+          setByInvoice={!!state.invoice}
         />
         <AddressField
           state={state}
           currency={to}
           samples={samples}
           dispatch={dispatch}
-          onBlur={() => void checkOnBlur()}
+          onBlur={checkOnBlur}
         />
         {to && needsMemo(to) ? <MemoField state={state} currency={to} dispatch={dispatch} /> : null}
         <RateTypeChoice
           value={state.rateType}
+          fixedOnly={lightning}
           fees={fees}
           onChange={(rateType) =>
             dispatch({
@@ -258,70 +313,6 @@ function exceedsMax(state: ExchangeFormState, quote: Quote | null): boolean {
   return Number(send) > Number(quote.from.max);
 }
 
-/**
- * The order to ask for, or null after telling the customer what is missing (§5): amount and
- * address, an open network, the maximum; a missing memo only warns.
- */
-function orderInput(
-  state: ExchangeFormState,
-  quote: Quote | null,
-  from: Currency,
-  to: Currency,
-  maxExceeded: boolean,
-  dispatch: (action: ExchangeFormAction) => void,
-  t: TFunction,
-  missingToast: { current: number | null },
-): CreateOrderInput | null {
-  const amount = state.direction === 'from' ? state.sendAmount : state.receiveAmount;
-  const address = state.address.trim();
-  if (!toNumber(amount) || !address) {
-    missingToast.current = notify(t('toast.missingInfo'), {
-      description: t('toast.missingInfoDescription'),
-      variant: 'destructive',
-    });
-    if (!address) dispatch({ type: 'addressChecked', address, problem: checkAddress(to, '') });
-    return null;
-  }
-  if (from.send === 0 || to.recv === 0) {
-    notify(t('toast.suspended'), { variant: 'destructive' });
-    return null;
-  }
-  if (maxExceeded) return null;
-  const problem = checkAddress(to, address);
-  if (problem) {
-    dispatch({ type: 'addressChecked', address, problem });
-    return null;
-  }
-  const tag = state.tag.trim();
-  if (needsMemo(to) && !tag) {
-    notify(t('toast.missingMemo'), {
-      description: t('toast.missingMemoDescription', { coin: to.coin }),
-      variant: 'warning',
-    });
-  }
-  return {
-    fromCcy: from.code,
-    toCcy: to.code,
-    amount,
-    toAddress: address,
-    // The refund address defaults to the destination (§5) where it is one on the send coin's
-    // network too; elsewhere the refund choice asks for one (the server refuses a wrong one).
-    ...(checkAddress(from, address) === null ? { refundAddress: address } : {}),
-    direction: state.direction,
-    type: state.rateType,
-    ...(tag ? { tag } : {}),
-    // A fixed amount is a promise: the server makes the order only for the amount on screen.
-    ...(state.rateType === 'fixed' && state.direction === 'from' && quote && !quote.estimated
-      ? { expectedToAmount: quote.to.amount }
-      : {}),
-    // Only figures quoted for exactly this request go into the order.
-    metadata: JSON.stringify({
-      from_usd_value: quote?.from.usd ?? null,
-      to_usd_value: quote?.to.usd ?? null,
-    }),
-  };
-}
-
 /** 'Failed to load currencies' when the shipped catalogue stands in (§8). */
 function useLocalCatalogueNotice(local: boolean) {
   const { t } = useTranslation();
@@ -376,8 +367,10 @@ function usePairFallback(
   dispatch: (action: ExchangeFormAction) => void,
 ) {
   const { t } = useTranslation();
-  const switchPair = useEffectEvent((answer: Quote) => {
+  const switchPair = useEffectEvent(async (answer: Quote) => {
     if (!answer.errors.includes('PAIR_UNAVAILABLE') || !from || !to || !list) return;
+    // A rare answer: its rule loads when it comes.
+    const { pickFallbackCoin } = await import('../lib/fallback-coin');
     const fallback = pickFallbackCoin(from, to, list);
     if (!fallback) return;
     dispatch({ type: 'toChosen', code: fallback.code });
@@ -385,7 +378,7 @@ function usePairFallback(
   });
   const ready = Boolean(list);
   useEffect(() => {
-    if (quote && ready) switchPair(quote);
+    if (quote && ready) void switchPair(quote);
   }, [quote, ready]);
 }
 
@@ -420,12 +413,15 @@ function MemoField({
   );
 }
 
+/** Float or fixed; paid out over Lightning, fixed only, and why. */
 function RateTypeChoice({
   value,
+  fixedOnly,
   fees,
   onChange,
 }: {
   value: RateType;
+  fixedOnly: boolean;
   fees: { float: string; fixed: string };
   onChange: (value: RateType) => void;
 }) {
@@ -433,14 +429,26 @@ function RateTypeChoice({
   const name = useId();
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-2">
-      <div role="radiogroup" aria-label={t('exchange.rateType')} className="flex gap-4">
+      <div
+        role="radiogroup"
+        aria-label={t('exchange.rateType')}
+        aria-describedby={fixedOnly ? `${name}-fixed-only` : undefined}
+        className="flex gap-4"
+      >
         {(['float', 'fixed'] as const).map((type) => (
-          <label key={type} className="flex min-h-11 items-center gap-2 text-sm">
+          <label
+            key={type}
+            className={cn(
+              'flex min-h-11 items-center gap-2 text-sm',
+              fixedOnly && type === 'float' && 'text-slate-500',
+            )}
+          >
             <input
               type="radio"
               name={name}
               value={type}
               checked={value === type}
+              disabled={fixedOnly && type === 'float'}
               onChange={() => onChange(type)}
               className="accent-teal-700"
             />
@@ -451,6 +459,11 @@ function RateTypeChoice({
         ))}
       </div>
       <RateTypeDialog floatFee={fees.float} fixedFee={fees.fixed} />
+      {fixedOnly ? (
+        <p id={`${name}-fixed-only`} className="w-full text-xs text-slate-600">
+          {t('exchange.lightning.fixedOnly')}
+        </p>
+      ) : null}
     </div>
   );
 }

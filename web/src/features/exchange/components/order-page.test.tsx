@@ -151,6 +151,60 @@ describe('a new order', () => {
   });
 });
 
+describe('over Lightning', () => {
+  const INVOICE = `lnbc1m1p4s0awzdpzgejhyuneypekzmnyvfhhsgryv4cx7umfwspp5${'x'.repeat(220)}`;
+
+  it('asks to pay the invoice: its QR code is the lightning: URI, with no network warning', async () => {
+    const order = fakeOrder({
+      from: {
+        ...fakeOrder().from,
+        code: 'BTCLN',
+        network: 'LN',
+        amount: '0.001',
+        address: INVOICE,
+      },
+    });
+    fakeApi({ 'GET /api/order-details/ABCDEFGHJKLMNPQR': details(order) });
+    await openOrder('/order/ABCDEFGHJKLMNPQR?token=order-token');
+    expect(
+      await screen.findByRole('heading', { name: 'Pay this Lightning invoice' }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('deposit-qr')).toHaveAttribute(
+      'data-qr-value',
+      `lightning:${INVOICE}`,
+    );
+    expect(screen.getByTestId('deposit-address')).toHaveTextContent(INVOICE);
+    expect(screen.getByRole('button', { name: 'Copy Lightning invoice' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute(
+      'href',
+      `lightning:${INVOICE}`,
+    );
+    expect(screen.getByText(/^Pay 0\.001 BTC with this invoice/)).toBeInTheDocument();
+    expect(screen.queryByText(/^Send only/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/memo/i)).not.toBeInTheDocument();
+    // Refunded, if need be, to an invoice asked for then: no refund address beforehand.
+    expect(screen.queryByRole('heading', { name: /^Refund address/ })).not.toBeInTheDocument();
+  });
+
+  it('shows an invoice as the destination by its ends, whole to copy', async () => {
+    const order = fakeOrder({
+      to: { ...fakeOrder().to, code: 'BTCLN', coin: 'BTC', network: 'LN', address: INVOICE },
+    });
+    fakeApi({ 'GET /api/order-details/ABCDEFGHJKLMNPQR': details(order) });
+    await openOrder('/order/ABCDEFGHJKLMNPQR?token=order-token');
+    const destination = await screen.findByTestId('destination');
+    expect(destination).toHaveTextContent(`${INVOICE.slice(0, 18)}…${INVOICE.slice(-10)}`);
+    expect(destination).toHaveAttribute('title', INVOICE);
+    expect(screen.getByText('Lightning invoice')).toBeInTheDocument();
+    // The deposit of this order is an ordinary address, with a refund address to give.
+    expect(screen.getByRole('heading', { name: 'Refund address (BTC)' })).toBeInTheDocument();
+    expect(screen.getByTestId('deposit-qr')).toHaveAttribute(
+      'data-qr-value',
+      fakeOrder().from.address,
+    );
+  });
+});
+
 describe('the receipt of a completed order', () => {
   const completed = fakeOrder({
     status: 'COMPLETED',

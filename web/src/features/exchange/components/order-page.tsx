@@ -25,6 +25,7 @@ import { useSiteConfig } from '@/lib/site-config';
 import { orderQueryOptions, setRefundAddress, simulateDeposit } from '../api/orders';
 import { pollInterval, useOrderEvents } from '../hooks/use-order-events';
 import { NEW_EXCHANGE_AMOUNT } from '../lib/constants';
+import { isLightning } from '../lib/lightning';
 import { rememberedOrderToken, rememberOrderToken } from '../lib/order-tokens';
 import type { Order } from '../types';
 import { EmergencyChoice } from './emergency-choice';
@@ -308,7 +309,10 @@ export default function OrderPage() {
         <Transactions order={order} />
         <OrderActions order={order} />
       </Card>
-      {isRunningStatus(order.status) ? <RefundAddressForm order={order} onDone={update} /> : null}
+      {/* A Lightning deposit is refunded to an invoice asked for when a refund is needed. */}
+      {isRunningStatus(order.status) && !isLightning(order.from) ? (
+        <RefundAddressForm order={order} onDone={update} />
+      ) : null}
       <Timeline entries={events.timeline} />
     </section>
   );

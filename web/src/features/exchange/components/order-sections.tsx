@@ -1,17 +1,20 @@
 // The parts of the order page (spec/exchange.md §2): the deposit instructions with a QR code,
 // and the receipt — amounts, the rate they imply, the order's windows while they matter, and
-// each transaction with a link to a public explorer.
-import { AlertTriangle, ExternalLink } from 'lucide-react';
+// each transaction with a link to a public explorer. Paid in over Lightning, the deposit is an
+// invoice to pay (its QR code the `lightning:` URI); paid out, the destination is an invoice.
+import { AlertTriangle, ExternalLink, Zap } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { CoinIcon } from '@/components/coin-icon';
 import { Badge } from '@/components/ui/badge';
+import { buttonVariants } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { paths } from '@/config/paths';
 import { formatAmount, formatRate, formatTime, formatUsd, toFinite } from '@/lib/format';
 
+import { isLightning } from '../lib/lightning';
 import { tagLabel } from '../lib/tag-label';
 import type { Order, OrderTransaction } from '../types';
 
@@ -31,8 +34,84 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
+/** A long invoice in a line: its start (the network and amount) and its end, whole on hover. */
+function shortInvoice(invoice: string): string {
+  return invoice.length > 32 ? `${invoice.slice(0, 18)}…${invoice.slice(-10)}` : invoice;
+}
+
+/** The deposit's QR code; what it encodes is on `data-qr-value` too. */
+function DepositQr({ value, title, size }: { value: string; title: string; size: number }) {
+  return (
+    <div
+      data-testid="deposit-qr"
+      data-qr-value={value}
+      className="rounded-lg bg-white p-2 ring-1 ring-slate-200 dark:bg-[#fff]"
+    >
+      {/* A long invoice needs the lower error correction to stay scannable at this size. */}
+      <QRCodeSVG value={value} level={value.length > 200 ? 'M' : 'H'} size={size} title={title} />
+    </div>
+  );
+}
+
+/** Paid in over Lightning: the invoice the exchange signed for the amount to send. */
+function LightningDeposit({ order }: { order: Order }) {
+  const { t, i18n } = useTranslation();
+  const coin = coinOf(order.from);
+  const invoice = order.from.address;
+  // What a wallet opens to pay it (BOLT 11's URI scheme), by a link or the QR code.
+  const uri = `lightning:${invoice}`;
+  return (
+    <section aria-labelledby="payment-title" className="space-y-3">
+      <h3 id="payment-title" className="font-semibold">
+        {t('exchange.lightning.payTitle')}
+      </h3>
+      <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+        <DepositQr value={uri} title={t('exchange.lightning.invoiceQr')} size={208} />
+        <div className="w-full min-w-0 flex-1 space-y-2">
+          <p className="text-sm text-slate-700">
+            {t('exchange.lightning.payInvoice', {
+              amount: formatAmount(order.from.amount, i18n.language),
+              coin,
+            })}
+          </p>
+          <div className="flex items-start gap-1 rounded-lg bg-slate-50 p-2">
+            <code
+              data-testid="deposit-address"
+              className="min-w-0 flex-1 font-mono text-xs break-all"
+            >
+              {invoice}
+            </code>
+            <CopyButton
+              value={invoice}
+              what={t('exchange.lightning.invoice')}
+              successMessage={t('exchange.lightning.invoiceCopied')}
+            />
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <a href={uri} className={buttonVariants({ className: 'w-full sm:w-auto' })}>
+              <Zap aria-hidden="true" className="size-4" />
+              {t('exchange.lightning.openWallet')}
+            </a>
+            <p className="text-sm">
+              <span className="text-slate-600">{t('order.amountToSend')} </span>
+              <span data-testid="deposit-amount" className="font-semibold">
+                {order.from.amount} {coin}
+              </span>
+            </p>
+          </div>
+          <p className="flex gap-2 rounded-lg bg-amber-50 p-2 text-xs text-amber-950">
+            <AlertTriangle aria-hidden="true" className="size-4 shrink-0" />
+            {t('exchange.lightning.payNote')}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 export function DepositInstructions({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
+  if (isLightning(order.from)) return <LightningDeposit order={order} />;
   const coin = coinOf(order.from);
   const tagName = tagLabel(order.from.tagName, t);
   const amount = formatAmount(order.from.amount, i18n.language);
@@ -42,9 +121,7 @@ export function DepositInstructions({ order }: { order: Order }) {
         {t('order.payment')}
       </h3>
       <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        <div className="rounded-lg bg-white p-2 ring-1 ring-slate-200 dark:bg-[#fff]">
-          <QRCodeSVG value={order.from.address} level="H" size={148} title={t('order.qrLabel')} />
-        </div>
+        <DepositQr value={order.from.address} title={t('order.qrLabel')} size={148} />
         <div className="w-full min-w-0 flex-1 space-y-2">
           <p className="text-sm text-slate-700">{t('order.depositAddress', { amount, coin })}</p>
           <div className="flex items-center gap-1 rounded-lg bg-slate-50 p-2">
@@ -225,9 +302,26 @@ export function OrderSummary({ order }: { order: Order }) {
         <Detail term={t('order.rateType')}>
           {order.type === 'fixed' ? t('order.rateFixed') : t('order.rateFloat')}
         </Detail>
-        <Detail term={t('order.destination')}>
-          <span className="font-mono">{order.to.address}</span>
-        </Detail>
+        {isLightning(order.to) ? (
+          <Detail term={t('exchange.lightning.invoice')}>
+            <span className="inline-flex items-center gap-1">
+              <span data-testid="destination" title={order.to.address} className="font-mono">
+                {shortInvoice(order.to.address)}
+              </span>
+              <CopyButton
+                value={order.to.address}
+                what={t('exchange.lightning.invoice')}
+                successMessage={t('exchange.lightning.invoiceCopied')}
+              />
+            </span>
+          </Detail>
+        ) : (
+          <Detail term={t('order.destination')}>
+            <span data-testid="destination" className="font-mono">
+              {order.to.address}
+            </span>
+          </Detail>
+        )}
       </dl>
     </div>
   );

@@ -3,10 +3,13 @@
 // - A swap clears both amounts; 0.5 s later the new send coin's default amount comes, unless
 //   the customer typed an amount (or picked a coin) meanwhile.
 // - An address verdict applies only to the address it was asked about.
+// - Paid out over Lightning, the order is at a fixed rate, and a checked invoice sets the
+//   receive amount (`paidByInvoice`): the invoice is kept, the amounts typed before it are too.
 import { type Dispatch, useEffect, useReducer } from 'react';
 
 import type { AddressProblem } from '../lib/address-rules';
 import { coinOf, defaultAmountFor, NEW_EXCHANGE_AMOUNT, TIMINGS } from '../lib/constants';
+import type { CheckedInvoice } from '../lib/lightning';
 import type { Direction, QuoteRequest, RateType } from '../types';
 
 export interface ExchangeFormState {
@@ -20,6 +23,8 @@ export interface ExchangeFormState {
   address: string;
   tag: string;
   addressProblem: AddressProblem | null;
+  /** The address is a Lightning invoice the server will pay out to. */
+  invoice: CheckedInvoice | null;
   /** A swap's default amount is still to come. */
   awaitingDefaultAmount: boolean;
 }
@@ -33,7 +38,12 @@ export type ExchangeFormAction =
   | { type: 'swapped' }
   | { type: 'swapDefaultDue'; amount: string }
   | { type: 'addressChanged'; value: string }
-  | { type: 'addressChecked'; address: string; problem: AddressProblem | null }
+  | {
+      type: 'addressChecked';
+      address: string;
+      problem: AddressProblem | null;
+      invoice?: CheckedInvoice | null;
+    }
   | { type: 'tagChanged'; value: string }
   | { type: 'reset' };
 
@@ -52,6 +62,7 @@ export function initialExchangeForm(
     address: '',
     tag: '',
     addressProblem: null,
+    invoice: null,
     awaitingDefaultAmount: false,
   };
 }
@@ -81,6 +92,9 @@ export function exchangeFormReducer(
         from: action.code,
         // Choosing the receive coin as the send coin swaps them.
         to: action.code === state.to ? state.from : state.to,
+        // An invoice's verdict depends on the send coin (it must outlast its deposit).
+        invoice: null,
+        addressProblem: state.addressProblem?.kind === 'invoice' ? null : state.addressProblem,
         awaitingDefaultAmount: false,
       };
     case 'toChosen':
@@ -89,6 +103,7 @@ export function exchangeFormReducer(
         to: action.code,
         from: action.code === state.from ? state.to : state.from,
         addressProblem: null,
+        invoice: null,
       };
     case 'rateTypeChosen':
       // A float rate quotes from the send amount: keep the amount the fixed quote asked for.
@@ -110,6 +125,7 @@ export function exchangeFormReducer(
         receiveAmount: '',
         direction: 'from',
         addressProblem: null,
+        invoice: null,
         awaitingDefaultAmount: true,
       };
     case 'swapDefaultDue':
@@ -117,11 +133,11 @@ export function exchangeFormReducer(
         ? { ...state, sendAmount: action.amount, awaitingDefaultAmount: false }
         : state;
     case 'addressChanged':
-      return { ...state, address: action.value, addressProblem: null };
+      return { ...state, address: action.value, addressProblem: null, invoice: null };
     case 'addressChecked':
       // A verdict about an address the customer has since changed is stale.
       return action.address.trim() === state.address.trim()
-        ? { ...state, addressProblem: action.problem }
+        ? { ...state, addressProblem: action.problem, invoice: action.invoice ?? null }
         : state;
     case 'tagChanged':
       return { ...state, tag: action.value };
@@ -134,9 +150,20 @@ export function exchangeFormReducer(
         address: '',
         tag: '',
         addressProblem: null,
+        invoice: null,
         awaitingDefaultAmount: false,
       };
   }
+}
+
+/**
+ * The form as the order will be made when the receive coin is paid out over Lightning: at a
+ * fixed rate (an invoice is paid exactly), and once an invoice is checked, for its amount.
+ */
+export function paidByInvoice(state: ExchangeFormState, lightning: boolean): ExchangeFormState {
+  if (!lightning) return state;
+  const fixed: ExchangeFormState = { ...state, rateType: 'fixed' };
+  return state.invoice ? { ...fixed, receiveAmount: state.invoice.amount, direction: 'to' } : fixed;
 }
 
 /** What to quote: the typed amount, in the direction it was typed. */

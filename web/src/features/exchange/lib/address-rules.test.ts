@@ -78,4 +78,31 @@ describe('address rules (spec/exchange.md §5)', () => {
       'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
     );
   });
+
+  // A real-shaped invoice for 50 000 sats (signed by the e2e test key): the client looks at its
+  // shape only, and leaves the decoding to the server.
+  const INVOICE =
+    'lnbc500u1p4s0awzpp5pd5tmrgfls36ycsx7ppl32gqcw7edtemkelt8f3vuyczjaqa26jqsp5gqq8jv9qquw2x87ku42ey805tl280vxra855rm8k0xv69wgqd8ysdqsv5ex2grsv9uk7at5xqr8pq9qyqsgqcqpfkc8lu4tfn9ejw45ml9kj7ha6detm9gh7zc2s7fu56s9a5cezl0fka72jm249w3aqsmc2r7a7qqs7emzzu5fatcyxf55s5n4t6v0pdcgqngcffj';
+  const BTCLN = c('BTCLN', 'BTC', 'LN');
+
+  it('takes a Lightning invoice as the BTCLN address, in either case, with or without lightning:', () => {
+    expect(checkAddress(BTCLN, INVOICE)).toBeNull();
+    expect(checkAddress(BTCLN, `lightning:${INVOICE}`)).toBeNull();
+    expect(checkAddress(BTCLN, `LIGHTNING:${INVOICE.toUpperCase()}`)).toBeNull();
+    // A test network's invoice has the shape: the server says why it is refused.
+    expect(checkAddress(BTCLN, INVOICE.replace('lnbc', 'lntb'))).toBeNull();
+  });
+
+  it('refuses a Bitcoin address or a cut invoice as the BTCLN address, and an invoice for BTC', () => {
+    expect(checkAddress(BTCLN, 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4')).toEqual({
+      kind: 'invalid',
+    });
+    expect(checkAddress(BTCLN, INVOICE.slice(0, 60))).toEqual({ kind: 'invalid' });
+    expect(checkAddress(c('BTC', 'BTC', 'BTC'), INVOICE)).toEqual({ kind: 'invalid' });
+  });
+
+  it('strips lightning: from a scanned invoice', () => {
+    expect(addressFromQr(`lightning:${INVOICE}`)).toBe(INVOICE);
+    expect(addressFromQr(`LIGHTNING:${INVOICE.toUpperCase()}`)).toBe(INVOICE.toUpperCase());
+  });
 });

@@ -1,7 +1,8 @@
 // The client's address rules of spec/exchange.md §5, checked on blur and before creation. The
 // server checks checksums too; its verdict is shown when these patterns pass.
 import type { Currency } from '../types';
-import { MEMO_COINS, NETWORK_BADGES } from './constants';
+import { MEMO_COINS, NETWORK_BADGES, QR_PREFIXES } from './constants';
+import { type InvoiceReason, isLightning, looksLikeInvoice } from './lightning';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 const EVM_NETWORKS = [
@@ -23,6 +24,8 @@ type Rule = (address: string) => boolean;
 
 function ruleFor(currency: Pick<Currency, 'code' | 'coin' | 'network'>): Rule {
   const { coin, network } = currency;
+  // Lightning's "address" is an invoice: its shape here, the rest on the server.
+  if (isLightning(currency)) return looksLikeInvoice;
   if (EVM_NETWORKS.includes(network) || coin === 'BNB') return (a) => EVM.test(a);
   switch (coin) {
     case 'BTC':
@@ -76,7 +79,9 @@ export type AddressProblem =
   /** The server's verdict: the pattern fits but the checksum does not (a typo). */
   | { kind: 'checksum' }
   /** The server's verdict: a valid address, of another network (a Bitcoin address for ETH). */
-  | { kind: 'looksLike'; coin: string; networkName: string };
+  | { kind: 'looksLike'; coin: string; networkName: string }
+  /** The server's verdict on a Lightning invoice; `minutes` for one that expires too soon. */
+  | { kind: 'invoice'; reason: InvoiceReason; minutes?: { left: number; needed: number } };
 
 /** The server found the destination address wrong: no order was asked for. */
 export class AddressRejected extends Error {
@@ -110,7 +115,7 @@ export function needsMemo(
 export function addressFromQr(text: string): string {
   let value = text.trim();
   const lower = value.toLowerCase();
-  for (const prefix of ['bitcoin:', 'ethereum:', 'litecoin:', 'xrp:', 'bep20:', 'trc20:']) {
+  for (const prefix of QR_PREFIXES) {
     if (lower.startsWith(prefix)) {
       value = value.slice(prefix.length);
       break;

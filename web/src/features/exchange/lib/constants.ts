@@ -69,7 +69,15 @@ export const NETWORK_BADGES: Record<string, string> = { ETH: 'ERC20', BSC: 'BEP2
 export const MEMO_COINS = ['XLM', 'ATOM', 'EOS', 'TWTBSC'];
 
 /** Coin URI prefixes stripped from scanned QR text (§5). */
-export const QR_PREFIXES = ['bitcoin:', 'ethereum:', 'litecoin:', 'xrp:', 'bep20:', 'trc20:'];
+export const QR_PREFIXES = [
+  'bitcoin:',
+  'ethereum:',
+  'litecoin:',
+  'xrp:',
+  'bep20:',
+  'trc20:',
+  'lightning:',
+];
 
 export const INITIAL_PAIR = { from: 'BTC', to: 'ETH' } as const;
 export const HOME_PAIR = { from: 'BTC', to: 'USDTBSC' } as const;
