@@ -4,9 +4,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use ferry::config::Config;
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Ferry: a self-hostable, non-custodial instant-swap exchange.
 ///
 /// Settings come from an optional ferry.toml and FERRY_* environment variables (env wins);

@@ -2,6 +2,7 @@
 //! `/rates/float.xml` and `/rates/fixed.xml`, one item per pair a customer can trade right now,
 //! regenerated on a schedule and served from memory.
 
+use std::fmt::Write as _;
 use std::sync::{Arc, RwLock};
 
 use rust_decimal::Decimal;
@@ -26,20 +27,21 @@ pub struct RateFile {
     pub generated_at: i64,
 }
 
-/// One pair's line.
+/// One pair: its codes and where its line is in the file (kept once, in the file itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RateItem {
     pub from: &'static str,
     pub to: &'static str,
-    pub line: String,
+    span: std::ops::Range<usize>,
 }
 
 const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n";
 const TAIL: &str = "</rates>\n";
 
 impl RateFile {
-    fn of(items: Vec<RateItem>, generated_at: i64) -> RateFile {
-        let xml = document(items.iter());
+    fn of(mut xml: String, items: Vec<RateItem>, generated_at: i64) -> RateFile {
+        xml.push_str(TAIL);
+        xml.shrink_to_fit();
         RateFile {
             etag: etag_of(&xml),
             xml,
@@ -56,19 +58,14 @@ impl RateFile {
 
     /// The file with only the pairs `wanted` keeps, and its validator.
     pub fn filtered(&self, wanted: impl Fn(&RateItem) -> bool) -> (String, String) {
-        let xml = document(self.items.iter().filter(|i| wanted(i)));
+        let mut xml = String::from(HEAD);
+        for item in self.items.iter().filter(|i| wanted(i)) {
+            xml.push_str(&self.xml[item.span.clone()]);
+        }
+        xml.push_str(TAIL);
         let etag = etag_of(&xml);
         (xml, etag)
     }
-}
-
-fn document<'a>(items: impl Iterator<Item = &'a RateItem>) -> String {
-    let mut xml = String::from(HEAD);
-    for item in items {
-        xml.push_str(&item.line);
-    }
-    xml.push_str(TAIL);
-    xml
 }
 
 fn etag_of(xml: &str) -> String {
@@ -173,6 +170,7 @@ impl RateExport {
             .map(|c| (c, self.switches.state(self.provider.as_ref(), c)))
             .collect();
         let mut items = Vec::new();
+        let mut xml = String::from(HEAD);
         for (from, to) in self.pairs(&states) {
             let Ok(market) = self.provider.market(from, to, rate_type).await else {
                 continue;
@@ -193,7 +191,9 @@ impl RateExport {
                 RateType::Fixed => "",
             };
             // Limits and the fee carry their currency, as monitors read them.
-            let line = format!(
+            let start = xml.len();
+            let _ = write!(
+                xml,
                 "<item><from>{from}</from><to>{to}</to><in>1</in><out>{}</out><amount>{}</amount>\
                  <minamount>{} {from}</minamount><maxamount>{} {from}</maxamount>\
                  <tofee>{} {to}</tofee>{param}</item>\n",
@@ -208,9 +208,9 @@ impl RateExport {
             items.push(RateItem {
                 from: &from.code,
                 to: &to.code,
-                line,
+                span: start..xml.len(),
             });
         }
-        RateFile::of(items, now)
+        RateFile::of(xml, items, now)
     }
 }
