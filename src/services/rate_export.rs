@@ -192,11 +192,11 @@ impl RateExport {
             };
             // Limits and the fee carry their currency, as monitors read them.
             let start = xml.len();
-            let _ = write!(
+            let _ = writeln!(
                 xml,
                 "<item><from>{from}</from><to>{to}</to><in>1</in><out>{}</out><amount>{}</amount>\
                  <minamount>{} {from}</minamount><maxamount>{} {from}</maxamount>\
-                 <tofee>{} {to}</tofee>{param}</item>\n",
+                 <tofee>{} {to}</tofee>{param}</item>",
                 to_wire(out),
                 to_wire(round_down(market.reserve_to, to.precision)),
                 to_wire(market.min_from),

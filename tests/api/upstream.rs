@@ -681,3 +681,56 @@ async fn an_upstreams_429_is_passed_on_as_busy_not_counted_as_a_failure() {
         "{status}"
     );
 }
+
+#[tokio::test]
+async fn a_lightning_payout_is_carried_to_the_upstream_with_its_invoice() {
+    let upstream = upstream().await;
+    let downstream = downstream_of(&upstream, "lightning@ferry.test", Db::Sqlite)
+        .await
+        .expect("sqlite");
+    let invoice = ferry::domain::lightning::sign_invoice(
+        "0.0004".parse().unwrap(),
+        ferry::now_unix(),
+        Duration::from_secs(7200),
+        b"a customer's wallet",
+        "payout",
+    )
+    .unwrap();
+    let response = downstream
+        .post_json(
+            "/api/create-order",
+            &json!({"fromCcy": "USDTTRC", "toCcy": "BTCLN", "amount": "100", "toAddress": invoice}),
+        )
+        .await;
+    let (status, created) = (response.status(), json_of(response).await);
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let created = &created["data"];
+    assert_eq!(
+        (&created["type"], &created["to"]["amount"]),
+        (&json!("fixed"), &json!("0.0004"))
+    );
+    let ours = downstream
+        .store
+        .find_order(created["id"].as_str().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let upstream_id = ours.provider_order_id.clone().expect("filled upstream");
+    let theirs = upstream
+        .store
+        .find_order(&upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    // The upstream pays the same invoice, for its amount, and counts its payment hash too.
+    assert_eq!(theirs.to_address, invoice);
+    assert_eq!(theirs.to_amount.to_string(), "0.0004");
+    assert_eq!(theirs.payment_hash, ours.payment_hash);
+    upstream.deposit(&upstream_id, None).await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let done = wait_for(&downstream, id, token, "COMPLETED").await;
+    assert_eq!(done["to"]["amount"], "0.0004");
+}

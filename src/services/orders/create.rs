@@ -365,6 +365,9 @@ impl Orders {
                     other => QuoteError::from(other).into(),
                 })?;
             let upstream = opened.upstream.is_some();
+            if let (Some(invoice), Some(held)) = (&invoice, &opened.upstream) {
+                check_upstream_holds_invoice(invoice, held, from)?;
+            }
             let mut order = self.order_record(request, &quote, opened, now);
             order.fee_percent = fee_percent;
             order.to_tag = to_tag.clone();
@@ -559,6 +562,33 @@ fn new_order_id() -> String {
     (0..ID_LENGTH)
         .map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char)
         .collect()
+}
+
+/// An upstream that fills a Lightning payout must pay the invoice's amount exactly, and its
+/// deposit deadline must leave the invoice time to be paid (its order, unfunded, then lapses).
+fn check_upstream_holds_invoice(
+    invoice: &Invoice,
+    held: &UpstreamOrder,
+    from: &Currency,
+) -> Result<(), OrderError> {
+    if held.to_amount != invoice.amount {
+        return Err(OrderError::Conflict(format!(
+            "The exchange would pay {} BTC, not the invoice's {} BTC: try again in a moment",
+            to_wire(held.to_amount),
+            to_wire(invoice.amount)
+        )));
+    }
+    let paid_by =
+        held.expires_at + from.expected_confirmation_seconds() + LIGHTNING_PAYOUT_MARGIN_SECONDS;
+    if paid_by > invoice.expires_at {
+        return Err(OrderError::Invalid(invoice_message(
+            &InvoiceError::ExpiresTooSoon {
+                minutes_left: (invoice.expires_at - crate::now_unix()).max(0) / 60,
+                minutes_needed: (paid_by - crate::now_unix() + 59) / 60,
+            },
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
