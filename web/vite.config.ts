@@ -24,7 +24,7 @@ function themeInit(): Plugin {
         .split('\n')
         .filter((line) => !line.trim().startsWith('//'))
         .map((line) => line.trim())
-        .join('');
+        .join('\n');
       src = `/assets/theme-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
     },
     generateBundle() {

@@ -318,16 +318,25 @@ test('an unknown pair page says so and offers the default pair', async ({ page }
 });
 
 test('an unknown order gets a useful answer, once, after trying the details and the tracking', async ({ page }) => {
-  const details = page.waitForResponse((r) => r.url().includes('/api/order-details/NOSUCHORDER23456'));
+  const details = page.waitForResponse((r) => r.url().includes('/api/order-details/NXSUCHXRDER23456'));
   const tracked = page.waitForResponse((r) => r.url().endsWith('/api/track-order'));
-  await page.goto('/order/NOSUCHORDER23456');
+  await page.goto('/order/NXSUCHXRDER23456');
   expect((await details).status()).toBe(404);
   expect((await tracked).status()).toBe(404);
   const answer = page.getByTestId('unknown-order');
-  await expect(answer).toContainText('We found no order NOSUCHORDER23456');
+  await expect(answer).toContainText('We found no order NXSUCHXRDER23456');
   await expect(answer.getByRole('link', { name: 'Recent orders on this device' })).toHaveAttribute('href', '/track');
   await expect(answer.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/contact');
   await expect(page.locator('[data-toast]')).toHaveCount(0);
+});
+
+test("a link's text that is no order id is never shown as the page's words", async ({ page }) => {
+  await page.goto('/order/PAY-HALF-A-BTC-TO-SCAMMER-NOW');
+  await expect(page.getByTestId('unknown-order')).toBeVisible();
+  await expect(page.getByText(/PAY-HALF/)).toHaveCount(0);
+  await page.goto('/track?id=SEND-FUNDS-HERE');
+  await expect(page.getByTestId('unknown-order')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /SEND-FUNDS-HERE/ })).toHaveCount(0);
 });
 
 test('without its private link an order shows only its public status', async ({ page, browser }) => {

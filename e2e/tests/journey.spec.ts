@@ -128,10 +128,16 @@ for (const [device, use] of Object.entries(VIEWPORTS)) {
       await expect(page.getByLabel('Destination address')).toHaveValue('');
     });
 
-    test('the link can be e-mailed, never required', async ({ page, request }) => {
+    test('status updates can be e-mailed, never required, and the link is the customer\'s to keep', async ({
+      page,
+      request,
+    }) => {
       const order = await createOrder(request);
       await page.goto(`/order/${order.id}?token=${order.token}`);
-      await page.getByRole('button', { name: 'E-mail me this link' }).click();
+      // The link can redirect a refund: the page says so, and the mail never carries it.
+      await expect(page.getByText(/Anyone who has it can change where a refund goes/)).toBeVisible();
+      await page.getByRole('button', { name: 'E-mail me status updates' }).click();
+      await expect(page.getByText(/The e-mail does not carry this link/)).toBeVisible();
       await page.getByLabel('Your e-mail address').fill('not-an-address');
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       const card = page.getByRole('region', { name: "Your order's link" });
@@ -140,7 +146,7 @@ for (const [device, use] of Object.entries(VIEWPORTS)) {
       await expect(page.locator('[data-toast]')).toHaveCount(0);
       await page.getByLabel('Your e-mail address').fill(`guest-${Date.now()}@example.com`);
       await page.getByRole('button', { name: 'Send', exact: true }).click();
-      await expect(page.getByText(/We will e-mail this order's link and its updates to guest-/)).toBeVisible();
+      await expect(page.getByText(/We will e-mail this order's status updates to guest-/)).toBeVisible();
     });
 
     test('a guest tracks an order by its id, from the menu', async ({ request, browser }) => {
@@ -179,6 +185,13 @@ for (const [device, use] of Object.entries(VIEWPORTS)) {
       await entry.click();
       await expect(page).toHaveURL(new RegExp(`/order/${orderId}\\?token=`));
       await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+      // Taken off this device on request: gone from the list and from storage.
+      await page.goto('/track');
+      await recent.getByRole('button', { name: `Forget on this device: ${orderId}` }).click();
+      await expect(recent.getByText('Removed from this device.')).toBeVisible();
+      await expect(recent.getByRole('link').filter({ hasText: orderId })).toHaveCount(0);
+      const stored = await page.evaluate(() => localStorage.getItem('orderTokens') ?? '');
+      expect(stored).not.toContain(orderId);
     });
 
     test('a fixed amount that changed before the order is shown and confirmed first', async ({ page, request }) => {

@@ -90,6 +90,12 @@ export function ExchangeWidget({
   const state = paidByInvoice(typed, lightning);
   const live = useLiveQuote(quoteRequestOf(state), list ?? []);
   const quote = live.quote;
+  // A fixed amount is a promise: no order until the amount on screen is the current quote's
+  // (while a new amount is being quoted, the previous figure is still shown, greyed).
+  const awaitingFixedQuote =
+    state.rateType === 'fixed' &&
+    state.direction === 'from' &&
+    (!quote || quote.estimated === true);
   const creation = useCreateOrder();
   // A second click or Enter can come before the busy state has rendered: it is ignored.
   const submitting = useRef(false);
@@ -141,7 +147,7 @@ export function ExchangeWidget({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy || submitting.current || !from || !to) return;
+    if (busy || submitting.current || !from || !to || awaitingFixedQuote) return;
     // Ignored as well: a second click while the form's checks load.
     submitting.current = true;
     let input;
@@ -168,13 +174,15 @@ export function ExchangeWidget({
    * typo, which network a misplaced address belongs to, or what a Lightning invoice asks for.
    */
   const checkAddressNow = async (address: string) => {
-    if (!to || !address.trim() || checking.current === address) return;
+    // One check at a time per address and send coin (an invoice's time left depends on it).
+    const key = `${from?.code ?? ''}:${address}`;
+    if (!to || !address.trim() || checking.current === key) return;
     let problem = checkAddress(to, address);
     if (problem) dispatch({ type: 'addressChecked', address, problem });
     // The server knows checksums, what another network's address looks like, and invoices.
     let invoice: CheckedInvoice | null = null;
     if (!problem || problem.kind === 'invalid') {
-      checking.current = address;
+      checking.current = key;
       try {
         const { serverAddressCheck } = await import('../api/validate-address');
         const verdict = await serverAddressCheck(to.code, address, from?.code);
@@ -267,7 +275,7 @@ export function ExchangeWidget({
           }
         />
       </fieldset>
-      <SubmitButton busy={busy} disabled={!from || !to} />
+      <SubmitButton busy={busy} disabled={!from || !to || awaitingFixedQuote} />
       {changed && to ? (
         <Suspense fallback={null}>
           <AmountChangedDialog

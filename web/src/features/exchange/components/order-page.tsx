@@ -32,7 +32,7 @@ import { EmergencyChoice } from './emergency-choice';
 import { OrderLinkCard } from './order-link-card';
 import { Countdown, ProgressBar } from './order-parts';
 import { DepositInstructions, OrderSummary, Transactions } from './order-sections';
-import { PublicStatus } from './public-status';
+import { ORDER_ID_PATTERN, PublicStatus } from './public-status';
 
 /** The refund address can be set or changed until the order finishes. */
 function RefundAddressForm({ order, onDone }: { order: Order; onDone: (order: Order) => void }) {
@@ -261,7 +261,10 @@ export default function OrderPage() {
     });
   }, [opened, linkToken, orderId]);
 
-  const title = t('order.pageTitle', { id: orderId });
+  // A link's text becomes the heading only when it is an order id.
+  const title = ORDER_ID_PATTERN.test(orderId.toUpperCase())
+    ? t('order.pageTitle', { id: orderId })
+    : t('track.title');
   if (query.isPending) return <Spinner label={t('order.loading')} />;
   if (query.error || !query.data) {
     return (

@@ -35,12 +35,17 @@ export function UnknownOrder({ orderId }: { orderId: string }) {
   );
   return (
     <Card padding="responsive" className="mt-6 space-y-2 text-left" data-testid="unknown-order">
-      <h2 className="font-semibold">{t('track.unknownTitle', { id: orderId })}</h2>
-      <p className="text-sm text-slate-700">
-        {ORDER_ID_PATTERN.test(orderId.toUpperCase())
-          ? t('track.unknownText')
-          : t('track.unknownShape', { example: '7KQ2M9XHT4WZ3PNA' })}
-      </p>
+      {/* Only a well-formed id is repeated: other text from a link is never shown as ours. */}
+      {ORDER_ID_PATTERN.test(orderId.toUpperCase()) ? (
+        <>
+          <h2 className="font-semibold">{t('track.unknownTitle', { id: orderId })}</h2>
+          <p className="text-sm text-slate-700">{t('track.unknownText')}</p>
+        </>
+      ) : (
+        <h2 className="font-semibold">
+          {t('track.unknownShape', { example: '7KQ2M9XHT4WZ3PNA' })}
+        </h2>
+      )}
       <p className="text-sm text-slate-700">
         <TaggedText
           text={t('track.unknownHelp')}

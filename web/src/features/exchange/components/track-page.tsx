@@ -2,7 +2,7 @@
 // the full order page when this browser holds the order's link, and the orders this device
 // made ("Recent orders on this device", from the stored order links).
 import { useQueries } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
+import { Search, X } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -14,7 +14,7 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { formatAmount, formatTime } from '@/lib/format';
 
-import { rememberedOrders, rememberedOrderToken } from '../lib/order-tokens';
+import { forgetOrderToken, rememberedOrders, rememberedOrderToken } from '../lib/order-tokens';
 import { PublicStatus, trackQueryOptions } from './public-status';
 
 const RECENT_SHOWN = 10;
@@ -26,7 +26,14 @@ export function normalizeOrderId(raw: string): string {
 
 function RecentOrders() {
   const { t, i18n } = useTranslation();
-  const [orders] = useState(() => rememberedOrders().slice(0, RECENT_SHOWN));
+  const [orders, setOrders] = useState(() => rememberedOrders().slice(0, RECENT_SHOWN));
+  const [forgotten, setForgotten] = useState(false);
+  // A stored link can redirect its order's refund: the customer can take it off this device.
+  const forget = (id: string) => {
+    forgetOrderToken(id);
+    setOrders((shown) => shown.filter((order) => order.id !== id));
+    setForgotten(true);
+  };
   const statuses = useQueries({
     queries: orders.map((order) => ({ ...trackQueryOptions(order.id), staleTime: 30_000 })),
   });
@@ -43,10 +50,10 @@ function RecentOrders() {
             const status = statuses[i]?.data?.status;
             const summary = order.summary;
             return (
-              <li key={order.id}>
+              <li key={order.id} className="flex items-center gap-2">
                 <Link
                   to={paths.orderLink(order.id, order.token)}
-                  className="flex min-h-14 flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2 hover:bg-slate-50"
+                  className="flex min-h-14 min-w-0 flex-1 flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2 hover:bg-slate-50"
                 >
                   <span className="min-w-0">
                     <span className="block font-mono text-sm font-semibold">{order.id}</span>
@@ -62,11 +69,23 @@ function RecentOrders() {
                   </span>
                   {status ? <OrderStatusBadge status={status} /> : null}
                 </Link>
+                <button
+                  type="button"
+                  onClick={() => forget(order.id)}
+                  aria-label={`${t('order.forget')}: ${order.id}`}
+                  title={t('order.forget')}
+                  className="inline-flex size-11 shrink-0 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+                >
+                  <X aria-hidden="true" className="size-4" />
+                </button>
               </li>
             );
           })}
         </ul>
       )}
+      <p role="status" className="mt-2 text-sm text-slate-700">
+        {forgotten ? t('track.forgotten') : null}
+      </p>
       <p className="mt-3 text-xs text-slate-600">{t('track.recentNote')}</p>
     </Card>
   );

@@ -1,6 +1,8 @@
-// The tokens of the orders this browser created, so their pages open without the link. An
-// order token opens one order, not a session; still, the list is bounded (the last 50) and
-// each entry expires after 30 days, so it does not grow or linger for ever.
+// The tokens of the orders this browser created or opened, so their pages open without the
+// link. A token opens one order, not a session, but it can redirect that order's refund: the
+// list is bounded (the last 50), each entry expires 30 days after it was first stored (opening
+// the order again does not extend it), expired entries are deleted as soon as they are read,
+// and the customer can forget one.
 
 const STORAGE_KEY = 'orderTokens';
 export const MAX_REMEMBERED_ORDERS = 50;
@@ -23,7 +25,10 @@ interface Entry {
 
 type Entries = Record<string, Entry>;
 
-/** Stored entries still fresh at `now`; older app versions stored bare tokens (kept as new). */
+/**
+ * Stored entries still fresh at `now`. Expired ones are deleted from storage here; bare tokens
+ * of older app versions are dated `now` once and written back, so they expire in their turn.
+ */
 function read(now: number): Entries {
   let raw: unknown;
   try {
@@ -33,10 +38,18 @@ function read(now: number): Entries {
   }
   if (!raw || typeof raw !== 'object') return {};
   const entries: Entries = {};
+  let changed = false;
   for (const [id, value] of Object.entries(raw as Record<string, unknown>)) {
-    const entry = typeof value === 'string' ? { token: value, at: now } : (value as Entry);
-    if (typeof entry?.token === 'string' && now - entry.at < REMEMBER_ORDER_MS) entries[id] = entry;
+    const legacy = typeof value === 'string';
+    const entry = legacy ? { token: value, at: now } : (value as Entry);
+    const fresh =
+      typeof entry?.token === 'string' &&
+      typeof entry.at === 'number' &&
+      now - entry.at < REMEMBER_ORDER_MS;
+    if (fresh) entries[id] = entry;
+    changed ||= legacy || !fresh;
   }
+  if (changed) write(entries);
   return entries;
 }
 
@@ -55,9 +68,11 @@ export function rememberOrderToken(
   summary?: OrderSummary,
 ): void {
   const entries = read(now);
-  const known = entries[id]?.summary;
-  const kept = summary ?? known;
-  entries[id] = { token, at: now, ...(kept ? { summary: kept } : {}) };
+  const known = entries[id];
+  const kept = summary ?? known?.summary;
+  // Opening the order again does not extend how long its token stays here.
+  const at = known?.token === token ? known.at : now;
+  entries[id] = { token, at, ...(kept ? { summary: kept } : {}) };
   const newest = Object.entries(entries)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, MAX_REMEMBERED_ORDERS);
@@ -86,4 +101,12 @@ export function rememberedOrders(now = Date.now()): RememberedOrder[] {
       summary: entry.summary ?? null,
     }))
     .sort((a, b) => b.at - a.at);
+}
+
+/** Deletes an order's token from this browser ("Forget on this device"). */
+export function forgetOrderToken(id: string, now = Date.now()): void {
+  const entries = read(now);
+  if (!(id in entries)) return;
+  delete entries[id];
+  write(entries);
 }
