@@ -140,9 +140,7 @@ describe('a new order', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(
-      await screen.findByText(
-        "We will e-mail this order's status updates to ada@example.com.",
-      ),
+      await screen.findByText("We will e-mail this order's status updates to ada@example.com."),
     ).toBeInTheDocument();
     expect(api.callsTo('POST /api/order-email').at(-1)?.body).toEqual({
       id: 'ABCDEFGHJKLMNPQR',
