@@ -12,8 +12,9 @@ use crate::store::DynStore;
 const SANDBOX_TICK: Duration = Duration::from_secs(1);
 /// How often idempotency keys past their time are forgotten.
 const IDEMPOTENCY_PRUNE_SECONDS: i64 = 60;
-/// How often a replica re-reads the operator's currency switches.
-const SWITCHES_REFRESH: Duration = Duration::from_secs(30);
+/// How often a replica re-reads the operator's currency switches: a switch made on one replica
+/// reaches the others within a second (one small query per second per replica).
+const SWITCHES_REFRESH: Duration = Duration::from_secs(1);
 
 pub async fn run_sandbox_market(market: Arc<SandboxMarket>) {
     let mut interval = tokio::time::interval(SANDBOX_TICK);

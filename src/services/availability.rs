@@ -35,8 +35,12 @@ impl CurrencySwitches {
             .into_iter()
             .map(|o| (o.code.clone(), o))
             .collect();
-        *self.overrides.write().expect("switches lock") = fresh;
-        self.generation.fetch_add(1, Ordering::Release);
+        let mut overrides = self.overrides.write().expect("switches lock");
+        // Read every second: only a change makes the cached lists and files be made again.
+        if *overrides != fresh {
+            *overrides = fresh;
+            self.generation.fetch_add(1, Ordering::Release);
+        }
         Ok(())
     }
 

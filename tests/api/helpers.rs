@@ -161,6 +161,33 @@ pub async fn spawn_app_with(db: Db, configure: impl FnOnce(&mut Config)) -> Opti
     })
 }
 
+/// Another replica of `app`: its own process state and data directory, the same database.
+pub async fn spawn_replica_of(app: &TestApp, configure: impl FnOnce(&mut Config)) -> TestApp {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut config = Config::defaults();
+    config.listen = "127.0.0.1:0".parse().expect("addr");
+    config.data_dir = data_dir.path().to_path_buf();
+    config.database_url = Some(app.db.url.clone().into());
+    configure(&mut config);
+    let replica = ferry::build(config).await.expect("build replica");
+    let address = replica.local_addr();
+    let (store, orders) = (replica.store(), replica.orders());
+    tokio::spawn(replica.run_until(std::future::pending()));
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        store,
+        orders,
+        // The first app owns the database and drops it.
+        db: TestDb {
+            url: app.db.url.clone(),
+            _dir: None,
+            postgres: None,
+        },
+        _data_dir: data_dir,
+    }
+}
+
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.address, path)

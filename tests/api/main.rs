@@ -19,6 +19,7 @@ mod orders;
 mod partners;
 mod platform;
 mod rates;
+mod replicas;
 mod smtp_sink;
 mod status;
 mod store;
