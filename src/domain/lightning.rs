@@ -255,35 +255,119 @@ mod tests {
         }
     }
 
-    #[test]
-    fn testnet_and_amountless_invoices_are_refused_with_their_reason() {
-        let key = SecretKey::from_slice(&[7; 32]).unwrap();
-        let build = |currency: Currency, msat: Option<u64>| {
-            let builder = InvoiceBuilder::new(currency)
+    /// A payee's invoice as wallets make them, with what each test varies.
+    struct Wallet<'a> {
+        currency: Currency,
+        msat: Option<u64>,
+        payment: &'a [u8],
+        final_cltv: u64,
+        hint: Option<lightning_invoice::RouteHint>,
+    }
+
+    impl Default for Wallet<'_> {
+        fn default() -> Self {
+            Wallet {
+                currency: Currency::Bitcoin,
+                msat: Some(100_000),
+                payment: b"p",
+                final_cltv: 144,
+                hint: None,
+            }
+        }
+    }
+
+    impl Wallet<'_> {
+        fn invoice(self) -> String {
+            let key = SecretKey::from_slice(&[7; 32]).unwrap();
+            let mut builder = InvoiceBuilder::new(self.currency)
                 .description("t".into())
-                .payment_hash(sha256::Hash::hash(b"p"))
+                .payment_hash(sha256::Hash::hash(self.payment))
                 .payment_secret(PaymentSecret([1; 32]))
                 .duration_since_epoch(Duration::from_secs(NOW as u64))
-                .min_final_cltv_expiry_delta(144);
+                .min_final_cltv_expiry_delta(self.final_cltv);
+            if let Some(hint) = self.hint {
+                builder = builder.private_route(hint);
+            }
             let signer = |hash: &bitcoin::secp256k1::Message| {
                 Secp256k1::signing_only().sign_ecdsa_recoverable(hash, &key)
             };
-            match msat {
-                Some(msat) => builder
-                    .amount_milli_satoshis(msat)
-                    .build_signed(signer)
-                    .unwrap()
-                    .to_string(),
-                None => builder.build_signed(signer).unwrap().to_string(),
+            match self.msat {
+                Some(msat) => builder.amount_milli_satoshis(msat).build_signed(signer),
+                None => builder.build_signed(signer),
             }
-        };
-        let testnet = build(Currency::BitcoinTestnet, Some(100_000));
+            .unwrap()
+            .to_string()
+        }
+    }
+
+    #[test]
+    fn testnet_and_amountless_invoices_are_refused_with_their_reason() {
+        let testnet = Wallet {
+            currency: Currency::BitcoinTestnet,
+            ..Wallet::default()
+        }
+        .invoice();
         assert!(testnet.starts_with("lntb"));
         assert_eq!(decode(&testnet, NOW), Err(InvoiceError::TestNetwork));
+        let amountless = Wallet {
+            msat: None,
+            ..Wallet::default()
+        };
         assert_eq!(
-            decode(&build(Currency::Bitcoin, None), NOW),
+            decode(&amountless.invoice(), NOW),
             Err(InvoiceError::NoAmount)
         );
-        assert!(decode(&build(Currency::Bitcoin, Some(100_000)), NOW).is_ok());
+        assert!(decode(&Wallet::default().invoice(), NOW).is_ok());
+    }
+
+    #[test]
+    fn route_hints_that_charge_or_delay_too_much_make_an_invoice_unpayable() {
+        use lightning_invoice::{RouteHint, RouteHintHop, RoutingFees};
+        let node_key = SecretKey::from_slice(&[9; 32]).unwrap();
+        let node = bitcoin::secp256k1::PublicKey::from_secret_key(&Secp256k1::new(), &node_key);
+        let with_hint = |base_msat: u32, cltv_expiry_delta: u16, final_cltv: u64| {
+            let hop = RouteHintHop {
+                src_node_id: node,
+                short_channel_id: 42,
+                fees: RoutingFees {
+                    base_msat,
+                    proportional_millionths: 100,
+                },
+                cltv_expiry_delta,
+                htlc_minimum_msat: None,
+                htlc_maximum_msat: None,
+            };
+            let wallet = Wallet {
+                final_cltv,
+                hint: Some(RouteHint(vec![hop])),
+                ..Wallet::default()
+            };
+            decode(&wallet.invoice(), NOW).map(|_| ())
+        };
+        assert_eq!(with_hint(1_000, 40, 144), Ok(()));
+        assert_eq!(with_hint(4_000_000, 40, 144), Err(InvoiceError::Unpayable));
+        assert_eq!(with_hint(1_000, 65_000, 144), Err(InvoiceError::Unpayable));
+        assert_eq!(with_hint(1_000, 40, 100_000), Err(InvoiceError::Unpayable));
+    }
+
+    #[test]
+    fn two_invoices_for_one_payment_share_its_hash() {
+        let first = Wallet::default().invoice();
+        let second = Wallet {
+            msat: Some(200_000),
+            ..Wallet::default()
+        }
+        .invoice();
+        let (a, b) = (decode(&first, NOW).unwrap(), decode(&second, NOW).unwrap());
+        assert_ne!(a.text, b.text);
+        assert_eq!(a.payment_hash, b.payment_hash);
+        let other = Wallet {
+            payment: b"another payment",
+            ..Wallet::default()
+        };
+        assert_ne!(
+            decode(&other.invoice(), NOW).unwrap().payment_hash,
+            a.payment_hash
+        );
     }
 }

@@ -530,8 +530,8 @@ struct OrderEmailRequest {
     email: String,
 }
 
-/// The holder of an order's token asks for its status mails (and its link) at an address:
-/// never required, for guests who want it.
+/// The holder of an order's token asks for its status mails at an address (they link the
+/// order's public page, never its private link): never required, for guests who want it.
 #[utoipa::path(
     post,
     path = "/api/order-email",

@@ -120,6 +120,23 @@ async fn wait_for(app: &TestApp, id: &str, token: &str, wanted: &str) -> Value {
     panic!("order {id} never reached {wanted}: {last}");
 }
 
+/// The order `id` as the downstream keeps it, and as the upstream that fills it keeps it.
+async fn both_sides(
+    downstream: &TestApp,
+    upstream: &TestApp,
+    id: &str,
+) -> (ferry::store::OrderRecord, ferry::store::OrderRecord) {
+    let ours = downstream.store.find_order(id).await.unwrap().unwrap();
+    let upstream_id = ours.provider_order_id.as_deref().expect("filled upstream");
+    let theirs = upstream
+        .store
+        .find_order(upstream_id)
+        .await
+        .unwrap()
+        .unwrap();
+    (ours, theirs)
+}
+
 async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_completion(db: Db) {
     let upstream = upstream().await;
     let Some(downstream) = downstream_of(&upstream, "desk@ferry.test", db).await else {
@@ -141,14 +158,8 @@ async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_
         created["id"].as_str().unwrap(),
         created["token"].as_str().unwrap(),
     );
-    let ours = downstream.store.find_order(id).await.unwrap().unwrap();
-    let upstream_id = ours.provider_order_id.clone().expect("filled upstream");
-    let theirs = upstream
-        .store
-        .find_order(&upstream_id)
-        .await
-        .unwrap()
-        .unwrap();
+    let (ours, theirs) = both_sides(&downstream, &upstream, id).await;
+    let upstream_id = theirs.id.clone();
     assert_eq!(
         theirs.deposit_address, ours.deposit_address,
         "the customer pays the upstream"
@@ -381,18 +392,7 @@ async fn an_order_for_an_amount_to_receive_asks_the_upstream_for_that_amount() {
         .expect("sqlite");
     let created = create_order(&downstream, "2.5", "to", "fixed").await;
     assert_eq!(created["to"]["amount"], "2.5", "{created}");
-    let ours = downstream
-        .store
-        .find_order(created["id"].as_str().unwrap())
-        .await
-        .unwrap()
-        .unwrap();
-    let theirs = upstream
-        .store
-        .find_order(ours.provider_order_id.as_deref().unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let (ours, theirs) = both_sides(&downstream, &upstream, created["id"].as_str().unwrap()).await;
     assert_eq!(
         (theirs.direction.as_str(), theirs.to_amount.to_string()),
         ("to", "2.5".to_owned())
@@ -709,19 +709,8 @@ async fn a_lightning_payout_is_carried_to_the_upstream_with_its_invoice() {
         (&created["type"], &created["to"]["amount"]),
         (&json!("fixed"), &json!("0.0004"))
     );
-    let ours = downstream
-        .store
-        .find_order(created["id"].as_str().unwrap())
-        .await
-        .unwrap()
-        .unwrap();
-    let upstream_id = ours.provider_order_id.clone().expect("filled upstream");
-    let theirs = upstream
-        .store
-        .find_order(&upstream_id)
-        .await
-        .unwrap()
-        .unwrap();
+    let (ours, theirs) = both_sides(&downstream, &upstream, created["id"].as_str().unwrap()).await;
+    let upstream_id = theirs.id.clone();
     // The upstream pays the same invoice, for its amount, and counts its payment hash too.
     assert_eq!(theirs.to_address, invoice);
     assert_eq!(theirs.to_amount.to_string(), "0.0004");
