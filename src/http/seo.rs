@@ -125,6 +125,10 @@ pub fn page_meta(state: &AppState, path: &str, language: Language) -> PageMeta {
             "Contact us",
             "Write to our support team: we answer within 24 hours on business days.",
         ),
+        "/track" => page(
+            "Track an order",
+            "An order's status by its id, and the orders made on this device.",
+        ),
         "/terms" => page("Terms of Service", "The terms of using the exchange."),
         "/privacy" => page("Privacy Policy", "What data the exchange keeps and why."),
         "/api-docs" | "/documentation" => page(
@@ -393,6 +397,7 @@ async fn sitemap(State(state): State<AppState>) -> Response {
         "/blog",
         "/presale",
         "/contact",
+        "/track",
         "/terms",
         "/privacy",
         "/api-docs",
