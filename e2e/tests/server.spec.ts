@@ -58,6 +58,17 @@ test('client routes fall back to the app shell, with the first screen where one 
   expect(await unknownPair.text()).toContain('<div id="root"></div>');
 });
 
+test('every kind of page of the app answers 200, and only unknown paths 404', async ({ request }) => {
+  for (const path of ['/', '/track', '/contact', '/order/ABCDEFGHJKLMNPQR', '/exchange/btc-eth']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(await response.text(), path).toContain('<div id="root"');
+  }
+  expect((await request.get('/no-such-page')).status()).toBe(404);
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).toContain('/track</loc>');
+});
+
 test('unknown API paths are JSON 404s, never the app shell', async ({ request }) => {
   const response = await request.get('/api/nope');
   expect(response.status()).toBe(404);

@@ -33,29 +33,6 @@ async fn readiness_fails_once_the_database_is_closed() {
 }
 
 #[tokio::test]
-async fn every_page_of_the_app_answers_200_and_only_unknown_paths_404() {
-    let app = spawn_app().await;
-    for path in [
-        "/",
-        "/track",
-        "/contact",
-        "/order/ABCDEFGHJKLMNPQR",
-        "/exchange/btc-eth",
-    ] {
-        let response = app.get(path).await;
-        assert_eq!(response.status(), StatusCode::OK, "{path}");
-        assert!(
-            response.text().await.unwrap().contains("<div id=\"root\""),
-            "{path}"
-        );
-    }
-    assert_eq!(
-        app.get("/no-such-page").await.status(),
-        StatusCode::NOT_FOUND
-    );
-}
-
-#[tokio::test]
 async fn unknown_api_paths_answer_a_json_404_never_html() {
     let app = spawn_app().await;
     for path in ["/api/nope", "/api/nope/deeper", "/api/admin/anything"] {
