@@ -311,6 +311,10 @@ test('a session ended elsewhere signs the app out at its next private call', asy
   await expect(page.getByRole('button', { name: en('nav.accountMenu') })).toBeVisible();
   await openAccountMenu(page, en('nav.dashboard'));
   await expect(page.getByRole('heading', { name: en('account.dashboard.title') })).toBeVisible();
+  // The dashboard's own private calls finish first: one still in flight after the logout below
+  // would sign the app out before the step this test is about.
+  await expect(page.getByText(en('account.dashboard.totalOrders'), { exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   // Signed out from another client: the cookie this browser holds is now dead.
   const logout = await request.post('/api/logout', { headers: { authorization: `Bearer ${token}` } });
   expect(logout.status()).toBe(200);
