@@ -82,6 +82,9 @@ fn gzipped(bytes: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to memory")
 }
 
+/// How many pairs the generator prices before it lets other tasks run.
+const YIELD_EVERY: usize = 256;
+
 pub struct RateExport {
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
@@ -171,7 +174,12 @@ impl RateExport {
             .collect();
         let mut items = Vec::new();
         let mut xml = String::from(HEAD);
-        for (from, to) in self.pairs(&states) {
+        for (n, (from, to)) in self.pairs(&states).into_iter().enumerate() {
+            // A market in memory answers at once, so 22,000 pairs would hold the thread for the
+            // whole file: let requests waiting on it run in between.
+            if n % YIELD_EVERY == YIELD_EVERY - 1 {
+                tokio::task::yield_now().await;
+            }
             let Ok(market) = self.provider.market(from, to, rate_type).await else {
                 continue;
             };
