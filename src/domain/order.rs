@@ -143,6 +143,12 @@ impl OrderStatus {
         }
     }
 
+    /// When an order in this status, entered at `entered_at`, becomes final with no further
+    /// change: only an expired order, once its late-deposit window is over.
+    pub fn ends_by_time_at(self, entered_at: i64) -> Option<i64> {
+        (self == OrderStatus::Expired).then_some(entered_at + LATE_DEPOSIT_GRACE_SECONDS)
+    }
+
     /// The progress bar of spec/exchange.md §4, in percent.
     pub fn progress(self) -> u8 {
         match self {
@@ -388,6 +394,11 @@ mod tests {
         assert!(!S::Expired.is_final(Some(ended), ended));
         assert!(!S::Expired.is_final(Some(ended), ended + LATE_DEPOSIT_GRACE_SECONDS - 1));
         assert!(S::Expired.is_final(Some(ended), ended + LATE_DEPOSIT_GRACE_SECONDS));
+        assert_eq!(
+            S::Expired.ends_by_time_at(ended),
+            Some(ended + LATE_DEPOSIT_GRACE_SECONDS)
+        );
+        assert_eq!(S::New.ends_by_time_at(ended), None);
         assert_eq!(
             S::Expired.apply(E::Problem(R::Expired)),
             Ok(S::Emergency),

@@ -128,6 +128,7 @@ async fn create_order(
         .limits
         .orders
         .take(&client.key())
+        .await
         .map_err(|wait| ApiError::too_many("orders", wait))?;
     let key = headers
         .get("idempotency-key")
@@ -335,8 +336,8 @@ async fn set_refund_address(
 }
 
 /// Server-sent events: every status change of the order as it happens (the history first).
-/// The stream polls the database, so it sees changes made by any replica, and wakes at once on
-/// this replica's own changes.
+/// The stream reads the order's events when the order changes (on any replica: see
+/// `services::orders::watch`), never on a timer.
 #[utoipa::path(
     get,
     path = "/api/orders/{id}/events",
@@ -381,49 +382,67 @@ async fn stream_order_events(
         .and_then(|v| v.parse::<i64>().ok())
         .unwrap_or(0);
     let start = StreamState {
+        watching: state.orders.watch(&order.id),
         state,
         id: order.id,
         after,
         finished: false,
         last: None,
-        changes: None,
         _permits: permits,
     };
     let events = stream::unfold(start, |mut s| async move {
-        let mut changes = s
-            .changes
-            .take()
-            .unwrap_or_else(|| s.state.orders.subscribe());
         loop {
             // The server is stopping: end the stream (the page reconnects to another replica).
             if s.finished || *s.state.stopping.borrow() {
                 return None;
             }
+            let mut retry = None;
             match s.state.orders.events(&s.id, s.after).await {
                 Ok(found) if !found.is_empty() => {
                     let batch: Vec<Event> = found.iter().map(|e| s.sent(e)).collect();
-                    s.changes = Some(changes);
                     return Some((stream::iter(batch.into_iter().map(Ok)), s));
                 }
                 Ok(_) => {}
-                Err(error) => tracing::warn!(error = %error, "order events poll failed"),
+                Err(error) => {
+                    tracing::warn!(error = %error, "reading order events failed");
+                    retry = Some(STREAM_RETRY);
+                }
             }
-            // An expired order stays open for late deposits; it ends once that is over.
+            let now = crate::now_unix();
             if s.last
-                .is_some_and(|(status, at)| status.is_final(Some(at), crate::now_unix()))
+                .is_some_and(|(status, at)| status.is_final(Some(at), now))
             {
                 return None;
             }
-            // Wait for a change here, or poll again in a moment for changes elsewhere.
+            // An expired order stays open for late deposits; the stream ends when that is over.
+            let ends_in = s
+                .last
+                .and_then(|(status, at)| status.ends_by_time_at(at))
+                .map(|end| Duration::from_secs(u64::try_from(end - now).unwrap_or(0)));
+            let wait = match (retry, ends_in) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             let mut stopping = s.state.stopping.clone();
             tokio::select! {
-                _ = tokio::time::timeout(Duration::from_secs(1), changes.recv()) => {}
+                () = s.watching.changed() => {}
                 _ = stopping.changed() => {}
+                () = sleep_or_never(wait) => {}
             }
         }
     });
     use futures_util::StreamExt;
     Ok(Sse::new(events.flatten()).keep_alive(KeepAlive::default()))
+}
+
+/// How soon a stream reads again after the database failed.
+const STREAM_RETRY: Duration = Duration::from_secs(2);
+
+async fn sleep_or_never(wait: Option<Duration>) {
+    match wait {
+        Some(wait) => tokio::time::sleep(wait).await,
+        None => std::future::pending().await,
+    }
 }
 
 struct StreamState {
@@ -433,7 +452,8 @@ struct StreamState {
     finished: bool,
     /// The last status sent and when it began.
     last: Option<(OrderStatus, i64)>,
-    changes: Option<crate::services::orders::OrderChanges>,
+    /// Wakes the stream when its order changes.
+    watching: crate::services::orders::watch::Watching,
     /// The stream's places among the open ones, given back when it ends.
     _permits: (
         crate::limits::Permit<crate::limits::ClientKey>,
@@ -570,7 +590,7 @@ async fn order_answer_with_outcomes(
 ) -> Json<Value> {
     let mut view = order_view(&state.orders, order);
     let wanted = order.status == OrderStatus::Emergency && order.emergency_choice.is_none();
-    if wanted && state.limits.quotes.take(&client.key()).is_ok() {
+    if wanted && state.limits.quotes.take(&client.key()).await.is_ok() {
         let outcomes = emergency_outcomes(&state.orders, order).await;
         if let Some(amount) = outcomes["refund"]["amount"].as_str() {
             view["refund"]["amount"] = json!(amount);

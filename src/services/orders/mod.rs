@@ -8,6 +8,7 @@
 
 mod create;
 mod lifecycle;
+pub mod watch;
 
 use std::sync::Arc;
 
@@ -15,7 +16,6 @@ use hmac::{Hmac, Mac};
 use rand::Rng;
 use rust_decimal::Decimal;
 use sha2::Sha256;
-use tokio::sync::broadcast;
 
 use super::availability::CurrencySwitches;
 use super::partners::Partners;
@@ -78,6 +78,8 @@ pub struct OrderSettings {
     /// Orders one caller may open at upstreams a minute: a fair share of what the upstream
     /// allows, so no client spends the whole of it (none on the sandbox).
     pub upstream_orders_per_caller_per_minute: Option<u32>,
+    /// Where every replica counts those shares together.
+    pub shared_limits: Option<Arc<crate::limits::SharedCounter>>,
     /// Where transactions link to (`FERRY_EXPLORERS` over the defaults).
     pub explorers: crate::domain::transaction::Explorers,
 }
@@ -100,16 +102,14 @@ pub struct Orders {
     pub fees: FeeSchedule,
     pub settings: OrderSettings,
     token_key: Vec<u8>,
-    changes: broadcast::Sender<String>,
+    /// The event streams of this replica, waiting for their order to change.
+    watch: Arc<watch::OrderWatch>,
     /// The completed orders' count and volume, as last counted (see `completed_totals`).
     totals: std::sync::Mutex<Option<(std::time::Instant, (i64, Decimal))>>,
 }
 
 /// How long the completed orders' count and volume are kept before they are counted again.
 const TOTALS_TTL: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Which order changed: wakes the event streams of this process at once.
-pub type OrderChanges = broadcast::Receiver<String>;
 
 impl Orders {
     pub async fn new(
@@ -123,10 +123,10 @@ impl Orders {
         let candidate = hex::encode(rand::rng().random::<[u8; 32]>());
         let token_key = hex::decode(store.secret("order_token_key", &candidate).await?)
             .unwrap_or_else(|_| candidate.into_bytes());
-        let (changes, _) = broadcast::channel(256);
-        let upstream_share = settings
-            .upstream_orders_per_caller_per_minute
-            .map(|n| crate::limits::Budget::per_minute(n, 100_000));
+        let upstream_share = settings.upstream_orders_per_caller_per_minute.map(|n| {
+            crate::limits::Budget::per_minute(n, 100_000)
+                .shared(settings.shared_limits.as_ref(), "upstream-share")
+        });
         Ok(Orders {
             upstream_share,
             store,
@@ -136,13 +136,19 @@ impl Orders {
             fees,
             settings,
             token_key,
-            changes,
+            watch: Arc::default(),
             totals: std::sync::Mutex::new(None),
         })
     }
 
-    pub fn subscribe(&self) -> OrderChanges {
-        self.changes.subscribe()
+    /// Waits for changes of order `id` (see [`watch`]).
+    pub fn watch(&self, id: &str) -> watch::Watching {
+        self.watch.watch(id)
+    }
+
+    /// The orders watched on this replica, for the listener that relays other replicas' changes.
+    pub fn watchers(&self) -> Arc<watch::OrderWatch> {
+        self.watch.clone()
     }
 
     /// The secret that proves the holder created the order: an HMAC of its id, so it is
@@ -453,8 +459,10 @@ impl Orders {
         Ok(())
     }
 
+    /// Wakes the order's streams on this replica at once (other replicas hear of it from the
+    /// database).
     fn notify(&self, id: &str) {
-        let _ = self.changes.send(id.to_owned());
+        self.watch.wake(id);
     }
 
     fn currency_of(&self, code: &str) -> Result<&'static Currency, OrderError> {
