@@ -207,6 +207,11 @@ pub struct Config {
     /// several replicas share one database.
     #[serde(default)]
     pub key_secret: Option<SecretString>,
+    /// `FERRY_REDIS_URL`: `redis://…`. With it every replica shares its request limits there
+    /// (quotes, orders, registrations, partner keys and signatures, upstream shares); without it,
+    /// or while Redis does not answer, each replica counts alone.
+    #[serde(default)]
+    pub redis_url: Option<SecretString>,
     /// `FERRY_AFFILIATE_SHARE_PERCENT`: the partner's share of Ferry's fee on attributed orders.
     pub affiliate_share_percent: Decimal,
     /// `FERRY_AFFILIATE_MAX_MARKUP_PERCENT`: the highest `afftax` a partner may add.
@@ -435,6 +440,11 @@ impl Config {
                 &"",
                 "is required on PostgreSQL: set the same secret on every replica sharing the database",
             ));
+        }
+        if let Some(url) = &self.redis_url
+            && let Err(error) = redis::Client::open(url.expose_secret())
+        {
+            return Err(invalid("FERRY_REDIS_URL", &"", &error.to_string()));
         }
         if self.providers.is_empty() {
             return Err(invalid(

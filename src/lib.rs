@@ -67,6 +67,8 @@ pub struct Services {
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
     pub partners: Arc<Partners>,
+    /// The limits every replica shares (with `FERRY_REDIS_URL`).
+    pub shared_limits: Option<Arc<limits::SharedCounter>>,
 }
 
 pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Services> {
@@ -83,7 +85,8 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         },
     ));
     let timeout = Duration::from_millis(config.provider_timeout_ms);
-    let upstreams = upstreams(config, timeout)?;
+    let shared_limits = shared_limits(config, store.as_ref()).await?;
+    let upstreams = upstreams(config, timeout, shared_limits.as_ref())?;
     let provider = provider(&sandbox, &upstreams, timeout);
     let switches = CurrencySwitches::default();
     switches
@@ -93,6 +96,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
     let mailer = mailer(config, store.clone())?;
     let partners = Arc::new(partners(
         config,
+        shared_limits.as_ref(),
         store.clone(),
         catalogue,
         provider.clone(),
@@ -120,6 +124,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 partners: Some(partners.clone()),
                 email_idn: config.email_idn(),
                 upstream_orders_per_caller_per_minute: upstream_share(config),
+                shared_limits: shared_limits.clone(),
                 explorers: config.explorers(),
             },
         )
@@ -136,6 +141,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
         orders,
         accounts,
         partners,
+        shared_limits,
     })
 }
 
@@ -168,7 +174,31 @@ fn provider(
 }
 
 /// The FixedFloat-v2 upstreams `FERRY_PROVIDERS` names.
-fn upstreams(config: &Config, timeout: Duration) -> anyhow::Result<Vec<Arc<FixedFloat>>> {
+/// The limits every replica shares, with `FERRY_REDIS_URL`, under a name the database keeps (so
+/// every replica of this site uses the same, and another site on the same Redis another).
+async fn shared_limits(
+    config: &Config,
+    store: &dyn store::Store,
+) -> anyhow::Result<Option<Arc<limits::SharedCounter>>> {
+    use secrecy::ExposeSecret;
+    let Some(url) = &config.redis_url else {
+        return Ok(None);
+    };
+    let candidate = uuid::Uuid::new_v4().simple().to_string();
+    let namespace = store
+        .secret("limits_namespace", &candidate[..12])
+        .await
+        .context("reading the limits' namespace")?;
+    let counter =
+        limits::SharedCounter::new(url.expose_secret(), &namespace).context("FERRY_REDIS_URL")?;
+    Ok(Some(Arc::new(counter)))
+}
+
+fn upstreams(
+    config: &Config,
+    timeout: Duration,
+    shared_limits: Option<&Arc<limits::SharedCounter>>,
+) -> anyhow::Result<Vec<Arc<FixedFloat>>> {
     config
         .upstreams
         .iter()
@@ -181,6 +211,7 @@ fn upstreams(config: &Config, timeout: Duration) -> anyhow::Result<Vec<Arc<Fixed
                 secret: settings.secret.clone(),
                 timeout,
                 weight_per_minute: settings.weight_per_minute,
+                shared_limits: shared_limits.cloned(),
             })
             .with_context(|| format!("FERRY_{}_URL", settings.name.to_ascii_uppercase()))?;
             Ok(Arc::new(upstream))
@@ -190,6 +221,7 @@ fn upstreams(config: &Config, timeout: Duration) -> anyhow::Result<Vec<Arc<Fixed
 
 fn partners(
     config: &Config,
+    shared_limits: Option<&Arc<limits::SharedCounter>>,
     store: DynStore,
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
@@ -205,6 +237,7 @@ fn partners(
         store.clone(),
         master,
         config.partner_rate_per_minute,
+        shared_limits,
         config.webhook_allow_private,
     ));
     Ok(Partners {
@@ -300,6 +333,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         orders,
         accounts,
         partners,
+        shared_limits,
     } = services(&config, store.clone()).await?;
     let mut background = vec![
         tokio::spawn(workers::run_sandbox_market(sandbox.clone())),
@@ -320,6 +354,12 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
             Duration::from_millis(config.worker_interval_ms),
         )),
     ];
+    if store.backend() == store::Backend::Postgres {
+        background.push(tokio::spawn(services::orders::watch::listen_postgres(
+            config.database_url(),
+            orders.watchers(),
+        )));
+    }
     let social = Arc::new(social_sign_in(&config, store.clone()));
     let status = Arc::new(StatusService::new(
         store.clone(),
@@ -373,7 +413,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
     ));
     let (stopping, stopping_rx) = tokio::sync::watch::channel(false);
     let state = AppState::new(AppContext {
-        limits: Arc::new(limits::Limits::new(&config)),
+        limits: Arc::new(limits::Limits::new(&config, shared_limits.as_ref())),
         config: Arc::new(config),
         store: store.clone(),
         metrics: http::metrics::recorder(),

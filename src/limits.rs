@@ -5,6 +5,11 @@
 //! or spread out. Each client costs one small entry; a budget remembers at most `max_clients`
 //! of them, forgetting first those whose budget is full again (they would start afresh anyway)
 //! and, under a flood of new addresses, any other — so memory stays bounded whatever arrives.
+//!
+//! With Redis (`FERRY_REDIS_URL`) a budget is kept there for every replica at once (see
+//! [`shared`]); the budget in the replica is what counts while Redis does not answer.
+
+pub mod shared;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
@@ -14,6 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
+
+pub use shared::SharedCounter;
 
 /// How a client is counted: an IPv4 address, or the /64 an IPv6 address is in (one home or
 /// one server is given a whole /64, so a client could otherwise take a fresh address per call).
@@ -97,9 +104,40 @@ pub struct Budget<K = ClientKey> {
     /// Theoretical arrival time per client, as nanoseconds since `start`.
     shards: [Mutex<HashMap<K, u64>>; SHARDS],
     remembered: AtomicUsize,
+    /// The budget every replica shares, and its name there.
+    shared: Option<(Arc<SharedCounter>, &'static str)>,
 }
 
-impl<K: Eq + Hash + Clone> Budget<K> {
+/// How a budget's client is named in the budget every replica shares.
+pub trait BudgetKey: Eq + Hash + Clone {
+    fn shared_name(&self) -> String;
+}
+
+impl BudgetKey for ClientKey {
+    fn shared_name(&self) -> String {
+        self.label()
+    }
+}
+
+impl BudgetKey for String {
+    fn shared_name(&self) -> String {
+        self.clone()
+    }
+}
+
+impl BudgetKey for (String, ClientKey) {
+    fn shared_name(&self) -> String {
+        format!("{} {}", self.1.label(), self.0)
+    }
+}
+
+impl BudgetKey for () {
+    fn shared_name(&self) -> String {
+        String::new()
+    }
+}
+
+impl<K: BudgetKey> Budget<K> {
     pub fn new(per_window: u32, window: Duration, max_clients: usize) -> Budget<K> {
         let per_window = per_window.max(1);
         let interval = window / per_window;
@@ -111,7 +149,14 @@ impl<K: Eq + Hash + Clone> Budget<K> {
             hasher: std::hash::RandomState::new(),
             shards: std::array::from_fn(|_| Mutex::new(HashMap::new())),
             remembered: AtomicUsize::new(0),
+            shared: None,
         }
+    }
+
+    /// Keeps the budget in `counter` for every replica (as `name`), when there is one.
+    pub fn shared(mut self, counter: Option<&Arc<SharedCounter>>, name: &'static str) -> Self {
+        self.shared = counter.map(|c| (c.clone(), name));
+        self
     }
 
     pub fn per_minute(per_minute: u32, max_clients: usize) -> Budget<K> {
@@ -123,18 +168,24 @@ impl<K: Eq + Hash + Clone> Budget<K> {
     }
 
     /// Takes one request from `client`'s budget, or says how long until one is free.
-    pub fn take(&self, client: &K) -> Result<(), RetryAfter> {
-        self.take_at(client, Instant::now(), 1)
+    pub async fn take(&self, client: &K) -> Result<(), RetryAfter> {
+        self.take_weight(client, 1).await
     }
 
     /// Takes `weight` requests' worth at once (a costly call), or says how long until there is
     /// room for them. A weight above the whole window's budget is taken as the whole budget.
-    pub fn take_weight(&self, client: &K, weight: u32) -> Result<(), RetryAfter> {
+    pub async fn take_weight(&self, client: &K, weight: u32) -> Result<(), RetryAfter> {
+        if let Some(answer) = self.ask_shared(client, weight, true).await {
+            return answer;
+        }
         self.take_at(client, Instant::now(), weight)
     }
 
     /// Whether `client` has a request left, without taking it.
-    pub fn has_room(&self, client: &K) -> bool {
+    pub async fn has_room(&self, client: &K) -> bool {
+        if let Some(answer) = self.ask_shared(client, 1, false).await {
+            return answer.is_ok();
+        }
         let now = self.nanos(Instant::now());
         let shard = self.shard(client).lock().expect("budget lock");
         shard
@@ -143,8 +194,26 @@ impl<K: Eq + Hash + Clone> Budget<K> {
     }
 
     /// Records one use without refusing it (failures that count toward a pause).
-    pub fn count(&self, client: &K) {
-        let _ = self.take(client);
+    pub async fn count(&self, client: &K) {
+        let _ = self.take(client).await;
+    }
+
+    /// The shared budget's answer; `None` without one or while Redis does not answer.
+    async fn ask_shared(
+        &self,
+        client: &K,
+        weight: u32,
+        take: bool,
+    ) -> Option<Result<(), RetryAfter>> {
+        let (counter, name) = self.shared.as_ref()?;
+        let window = self.tolerance + self.interval;
+        let cost = self
+            .interval
+            .checked_mul(weight.max(1))
+            .map_or(window, |cost| cost.min(window));
+        counter
+            .gcra(name, &client.shared_name(), window, cost, take)
+            .await
     }
 
     fn take_at(&self, client: &K, at: Instant, weight: u32) -> Result<(), RetryAfter> {
@@ -273,14 +342,19 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn new(config: &crate::config::Config) -> Limits {
+    pub fn new(config: &crate::config::Config, shared: Option<&Arc<SharedCounter>>) -> Limits {
         let failures = config.partner_auth_failures_per_minute;
         Limits {
-            quotes: Budget::per_minute(config.quote_rate_per_minute, MAX_CLIENTS),
-            orders: Budget::per_minute(config.order_rate_per_minute, MAX_CLIENTS),
-            registrations: Budget::per_hour(config.register_rate_per_hour, MAX_CLIENTS),
-            auth_failures: Budget::per_minute(failures, MAX_CLIENTS),
-            auth_failures_by_client: Budget::per_minute(failures.saturating_mul(3), MAX_CLIENTS),
+            quotes: Budget::per_minute(config.quote_rate_per_minute, MAX_CLIENTS)
+                .shared(shared, "quotes"),
+            orders: Budget::per_minute(config.order_rate_per_minute, MAX_CLIENTS)
+                .shared(shared, "orders"),
+            registrations: Budget::per_hour(config.register_rate_per_hour, MAX_CLIENTS)
+                .shared(shared, "registrations"),
+            auth_failures: Budget::per_minute(failures, MAX_CLIENTS)
+                .shared(shared, "partner-auth-failures"),
+            auth_failures_by_client: Budget::per_minute(failures.saturating_mul(3), MAX_CLIENTS)
+                .shared(shared, "partner-auth-failures-by-client"),
             streams_by_client: Arc::new(Gauge::new(
                 config.streams_per_client,
                 config.streams_total,

@@ -143,6 +143,7 @@ async fn register(
         .limits
         .registrations
         .take(&address.key())
+        .await
         .map_err(|wait| ApiError::too_many("registrations", wait))?;
     let issued = state
         .accounts

@@ -212,7 +212,7 @@ async fn get_exchange_rate(
     client: ClientAddress,
     ApiJson(body): ApiJson<ExchangeRateRequest>,
 ) -> Result<Response, ApiError> {
-    if let Err(wait) = state.limits.quotes.take(&client.key()) {
+    if let Err(wait) = state.limits.quotes.take(&client.key()).await {
         return Ok(rate_limited(wait.seconds()));
     }
     let service = QuoteService {
@@ -311,7 +311,7 @@ async fn validate_address(
     let mut invoice = None;
     let verdict = if currency.family == AddressFamily::Bolt11 {
         // A signature to recover and a lookup: counted with the client's quotes.
-        if let Err(wait) = state.limits.quotes.take(&client.key()) {
+        if let Err(wait) = state.limits.quotes.take(&client.key()).await {
             return Ok(rate_limited(wait.seconds()));
         }
         match state

@@ -173,22 +173,23 @@ async fn admit(
             .collect::<String>(),
         client.key(),
     );
-    if !limits.auth_failures.has_room(&claimed)
-        || !limits.auth_failures_by_client.has_room(&claimed.1)
+    if !limits.auth_failures.has_room(&claimed).await
+        || !limits.auth_failures_by_client.has_room(&claimed.1).await
     {
         return Err(rate_limited(60));
     }
-    let key = keys
+    let key = match keys
         .authenticate(header("x-api-key"), header("x-api-sign"), &raw)
         .await
-        .map_err(|e| match e {
-            KeyAuthError::Refused(refusal) => {
-                limits.auth_failures.count(&claimed);
-                limits.auth_failures_by_client.count(&claimed.1);
-                Failure::new(code::AUTH, refusal.to_string())
-            }
-            KeyAuthError::Store(e) => Failure::internal(e),
-        })?;
+    {
+        Ok(key) => key,
+        Err(KeyAuthError::Refused(refusal)) => {
+            limits.auth_failures.count(&claimed).await;
+            limits.auth_failures_by_client.count(&claimed.1).await;
+            return Err(Failure::new(code::AUTH, refusal.to_string()));
+        }
+        Err(KeyAuthError::Store(e)) => return Err(Failure::internal(e)),
+    };
     let allowed = Permission::parse(&key.permission).is_some_and(|p| p.allows(needs));
     if !allowed {
         return Err(Failure::new(
@@ -209,7 +210,7 @@ async fn admit(
         Ok(_) => return Err(Failure::invalid("The body must be a JSON object")),
         Err(_) => return Err(Failure::invalid("The body is not valid JSON")),
     };
-    keys.take_allowance(&key).map_err(rate_limited)?;
+    keys.take_allowance(&key).await.map_err(rate_limited)?;
     Ok(Call { key, body, raw })
 }
 

@@ -24,7 +24,7 @@ use crate::domain::fees::RateType;
 use crate::domain::money::{round_down, to_wire};
 use crate::domain::order::{EmergencyChoice, EmergencyReason, OrderStatus};
 use crate::domain::transaction::{OrderTransactions, Transaction};
-use crate::limits::Budget;
+use crate::limits::{Budget, SharedCounter};
 use crate::services::partners::keys;
 
 /// How long a pair's derived market is reused: quotes ask often, rates move slowly.
@@ -49,6 +49,9 @@ pub struct FixedFloatConfig {
     pub timeout: Duration,
     /// The request weight the upstream allows a minute.
     pub weight_per_minute: u32,
+    /// Where every replica spends the weight together (the upstream counts per key, not per
+    /// replica).
+    pub shared_limits: Option<std::sync::Arc<SharedCounter>>,
 }
 
 /// A pair and kind of rate: `(from, to, rate type)`.
@@ -73,7 +76,8 @@ impl FixedFloat {
             .user_agent(concat!("ferry/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(FixedFloat {
-            budget: Budget::per_minute(config.weight_per_minute, 1),
+            budget: Budget::per_minute(config.weight_per_minute, 1)
+                .shared(config.shared_limits.as_ref(), config.name),
             config,
             client,
             currencies: RwLock::default(),
@@ -92,6 +96,7 @@ impl FixedFloat {
         let weight = if method == "create" { CREATE_WEIGHT } else { 1 };
         self.budget
             .take_weight(&(), weight)
+            .await
             .map_err(|wait| ProviderError::Busy(wait.seconds()))?;
         let body = body.to_string();
         let signature = hex::encode(keys::sign(

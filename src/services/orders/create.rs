@@ -338,6 +338,7 @@ impl Orders {
         {
             share
                 .take(&request.caller.to_owned())
+                .await
                 .map_err(|wait| QuoteError::from(ProviderError::Busy(wait.seconds())))?;
         }
 

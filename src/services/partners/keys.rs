@@ -6,17 +6,15 @@
 //! secret (`FERRY_KEY_SECRET`, or the file `DATA_DIR/key-secret`) a database reader cannot sign
 //! requests or webhooks.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use hmac::{Hmac, Mac};
 use rand::Rng;
 use sha2::Sha256;
 
 use super::public_net::is_public_host;
 use crate::domain::secret::constant_time_eq;
+use crate::limits::{Budget, RetryAfter, SharedCounter};
 use crate::store::{ApiKeyRecord, DynStore, StoreError, UserRecord, WebhookDelivery};
 
 const KEY_ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -93,10 +91,14 @@ pub struct CreatedKey {
 pub struct ApiKeys {
     store: DynStore,
     master: Vec<u8>,
-    limiter: DefaultKeyedRateLimiter<String>,
+    /// Each key's requests a minute (for every replica, with Redis).
+    allowance: Budget<String>,
     /// Whether webhooks may point at loopback or private addresses (tests, closed networks).
     allow_private_webhooks: bool,
 }
+
+/// How many keys' allowances are remembered at most.
+const MAX_KEYS: usize = 100_000;
 
 impl ApiKeys {
     /// `master` is the server's key secret; `per_minute` the requests one key may make.
@@ -104,13 +106,13 @@ impl ApiKeys {
         store: DynStore,
         master: Vec<u8>,
         per_minute: u32,
+        shared: Option<&Arc<SharedCounter>>,
         allow_private_webhooks: bool,
     ) -> ApiKeys {
-        let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
         ApiKeys {
             store,
             master,
-            limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
+            allowance: Budget::per_minute(per_minute, MAX_KEYS).shared(shared, "partner-key"),
             allow_private_webhooks,
         }
     }
@@ -266,13 +268,11 @@ impl ApiKeys {
     }
 
     /// Takes one request from the key's allowance, or says how many seconds until one is free.
-    pub fn take_allowance(&self, key: &ApiKeyRecord) -> Result<(), u64> {
-        self.limiter.check_key(&key.id).map_err(|not_until| {
-            not_until
-                .wait_time_from(DefaultClock::default().now())
-                .as_secs()
-                + 1
-        })
+    pub async fn take_allowance(&self, key: &ApiKeyRecord) -> Result<(), u64> {
+        self.allowance
+            .take(&key.id)
+            .await
+            .map_err(RetryAfter::seconds)
     }
 
     /// Counts a request the key made successfully.
