@@ -14,6 +14,9 @@ pub struct StatusCheck {
     pub status: String,
     pub latency_ms: Option<i64>,
     pub checked_at: i64,
+    /// The interval it belongs to: one check per component and slot is kept, whichever replica
+    /// made it.
+    pub slot: i64,
 }
 
 /// How a component fared since a moment: checks that found it operational, all checks, and
@@ -70,13 +73,14 @@ impl StatusStore for SqlStore {
         let mut tx = self.pool().begin().await?;
         for check in checks {
             sqlx::query(
-                "INSERT INTO status_checks (component, status, latency_ms, checked_at) \
-                 VALUES ($1, $2, $3, $4)",
+                "INSERT INTO status_checks (component, status, latency_ms, checked_at, slot) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (component, slot) DO NOTHING",
             )
             .bind(&check.component)
             .bind(&check.status)
             .bind(check.latency_ms)
             .bind(check.checked_at)
+            .bind(check.slot)
             .execute(&mut *tx)
             .await?;
         }

@@ -1259,6 +1259,7 @@ async fn a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothi
             store.clone(),
             b"secret".to_vec(),
             60,
+            None,
             allow_private,
         ));
         Webhooks::new(
