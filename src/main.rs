@@ -25,6 +25,12 @@ enum Command {
     Serve,
     /// Apply pending database migrations, then exit.
     Migrate,
+    /// Copy the SQLite database, while the server runs, to a new file (restore: stop the server,
+    /// put the copy in the database's place, start it).
+    Backup {
+        /// Where the copy goes; must not exist yet.
+        path: PathBuf,
+    },
     /// The sandbox market's tools.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
@@ -125,6 +131,7 @@ fn main() -> ExitCode {
         match cli.command.unwrap_or(Command::Serve) {
             Command::Serve => serve(config).await,
             Command::Migrate => migrate(config).await,
+            Command::Backup { path } => backup(config, &path).await,
             Command::Sandbox(SandboxCommand::Deposit { order_id, amount }) => {
                 sandbox_deposit(config, &order_id, amount.as_deref()).await
             }
@@ -155,6 +162,25 @@ async fn migrate(config: Config) -> anyhow::Result<()> {
     let store = ferry::store::open(&config.database_url()).await?;
     store.close().await;
     tracing::info!("migrations applied");
+    Ok(())
+}
+
+async fn backup(config: Config, path: &std::path::Path) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !path.exists(),
+        "{} exists: a backup never overwrites a file",
+        path.display()
+    );
+    let url = config.database_url();
+    anyhow::ensure!(
+        ferry::store::Backend::of_url(&url) == Some(ferry::store::Backend::Sqlite),
+        "backup copies an SQLite database; back PostgreSQL up with pg_dump -Fc"
+    );
+    let store = ferry::store::open(&url).await?;
+    let copied = store.backup(path).await;
+    store.close().await;
+    copied?;
+    println!("backed up to {}", path.display());
     Ok(())
 }
 

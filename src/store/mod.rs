@@ -47,6 +47,9 @@ pub enum StoreError {
     Corrupt(String),
     #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
     UnsupportedUrl(String),
+    /// What this backend does not do (the message says what to use instead).
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 /// Which SQL engine a store runs on.
@@ -343,6 +346,10 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
 
     /// A server-wide secret, made from `candidate` the first time it is asked for.
     async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError>;
+
+    /// Writes a consistent copy of the whole database to a new file at `path`, while it is in
+    /// use (SQLite only; PostgreSQL has `pg_dump`).
+    async fn backup(&self, path: &std::path::Path) -> Result<(), StoreError>;
 
     /// Waits for open connections to finish and closes them.
     async fn close(&self);
