@@ -358,6 +358,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         background.push(tokio::spawn(services::orders::watch::listen_postgres(
             config.database_url(),
             orders.watchers(),
+            shared_limits.is_some(),
         )));
     }
     let social = Arc::new(social_sign_in(&config, store.clone()));
@@ -387,15 +388,14 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         Duration::from_secs(config.markets_refresh_seconds),
     )));
     let rates = Arc::new(RateExport::new(
+        store.clone(),
+        config.rates_refresh_seconds,
         catalogue,
         provider.clone(),
         switches.clone(),
         config.fees(),
     ));
-    background.push(tokio::spawn(workers::run_rate_export(
-        rates.clone(),
-        Duration::from_secs(config.rates_refresh_seconds),
-    )));
+    background.push(tokio::spawn(workers::run_rate_export(rates.clone())));
     for upstream in upstreams {
         background.push(tokio::spawn(workers::run_upstream_currencies(upstream)));
     }

@@ -126,8 +126,11 @@ impl BudgetKey for String {
 }
 
 impl BudgetKey for (String, ClientKey) {
+    /// The claimed key hashed: what a client sent as a key is not kept in Redis as it came.
     fn shared_name(&self) -> String {
-        format!("{} {}", self.1.label(), self.0)
+        use sha2::Digest;
+        let claimed = sha2::Sha256::digest(self.0.as_bytes());
+        format!("{} {}", self.1.label(), hex::encode(&claimed[..12]))
     }
 }
 
@@ -176,6 +179,11 @@ impl<K: BudgetKey> Budget<K> {
     /// room for them. A weight above the whole window's budget is taken as the whole budget.
     pub async fn take_weight(&self, client: &K, weight: u32) -> Result<(), RetryAfter> {
         if let Some(answer) = self.ask_shared(client, weight, true).await {
+            // Counted here too: should Redis stop answering, this replica goes on from what
+            // it served, not from a fresh budget.
+            if answer.is_ok() {
+                let _ = self.take_at(client, Instant::now(), weight);
+            }
             return answer;
         }
         self.take_at(client, Instant::now(), weight)

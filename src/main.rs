@@ -176,10 +176,7 @@ async fn backup(config: Config, path: &std::path::Path) -> anyhow::Result<()> {
         ferry::store::Backend::of_url(&url) == Some(ferry::store::Backend::Sqlite),
         "backup copies an SQLite database; back PostgreSQL up with pg_dump -Fc"
     );
-    let store = ferry::store::open(&url).await?;
-    let copied = store.backup(path).await;
-    store.close().await;
-    copied?;
+    ferry::store::backup_sqlite(&url, path).await?;
     println!("backed up to {}", path.display());
     Ok(())
 }

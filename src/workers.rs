@@ -141,15 +141,18 @@ pub async fn run_market_refresh(
     }
 }
 
-/// Regenerates the rate files for monitoring sites.
-pub async fn run_rate_export(
-    rates: Arc<crate::services::rate_export::RateExport>,
-    every: Duration,
-) {
-    let mut interval = tokio::time::interval(every);
+/// How often a replica looks whether the rate files' interval is over or another replica stored
+/// newer files.
+const RATE_FILES_LOOK: Duration = Duration::from_secs(1);
+
+/// Keeps the rate files for monitoring sites current (see `services::rate_export`).
+pub async fn run_rate_export(rates: Arc<crate::services::rate_export::RateExport>) {
+    let mut interval = tokio::time::interval(RATE_FILES_LOOK);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        rates.refresh(crate::now_unix()).await;
+        if let Err(error) = rates.refresh(crate::now_unix()).await {
+            tracing::warn!(error = %error, "could not refresh the rate files");
+        }
     }
 }

@@ -1,7 +1,6 @@
 //! Orders over HTTP (spec/exchange.md §3, §7): create, details, public tracking, the emergency
 //! choice, the refund address, live events and the recent-transactions feed.
 
-use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -10,7 +9,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::stream::{self, Stream};
+use futures_util::stream;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -344,7 +343,10 @@ async fn set_refund_address(
     tag = "exchange",
     summary = "Server-sent events of the order",
     params(("id" = String, Path), ("token" = Option<String>, Query)),
-    responses((status = 200, description = "OK", content_type = "text/event-stream", body = String))
+    responses(
+        (status = 200, description = "OK", content_type = "text/event-stream", body = String),
+        (status = 204, description = "The order is over and the client has seen its last event")
+    )
 )]
 async fn stream_order_events(
     State(state): State<AppState>,
@@ -352,11 +354,25 @@ async fn stream_order_events(
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<TokenQuery>,
     headers: HeaderMap,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+) -> Result<Response, ApiError> {
     let order = state
         .orders
         .authorized(&id, query.token.as_deref(), None)
         .await?;
+    // A reconnecting EventSource says which event it saw last: resume after it.
+    let after = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0);
+    // An order that is over, whose last event the client has: 204 tells the EventSource not
+    // to reconnect (a stream would end at once and be opened again, forever).
+    if after > 0
+        && order.is_final(crate::now_unix())
+        && state.orders.events(&order.id, after).await?.is_empty()
+    {
+        return Ok(axum::http::StatusCode::NO_CONTENT.into_response());
+    }
     // Each stream holds a connection open: one client, one order and the server have only so
     // many (the page falls back to polling when refused).
     let too_many = || ApiError::TooManyRequests {
@@ -375,19 +391,14 @@ async fn stream_order_events(
             .enter(order.id.clone())
             .ok_or_else(too_many)?,
     );
-    // A reconnecting EventSource says which event it saw last: resume after it.
-    let after = headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<i64>().ok())
-        .unwrap_or(0);
     let start = StreamState {
         watching: state.orders.watch(&order.id),
         state,
         id: order.id,
         after,
         finished: false,
-        last: None,
+        // As the order stands: a stream resumed after its last event still ends on time.
+        last: Some((order.status, order.finished_at.unwrap_or(order.updated_at))),
         _permits: permits,
     };
     let events = stream::unfold(start, |mut s| async move {
@@ -400,7 +411,10 @@ async fn stream_order_events(
             match s.state.orders.events(&s.id, s.after).await {
                 Ok(found) if !found.is_empty() => {
                     let batch: Vec<Event> = found.iter().map(|e| s.sent(e)).collect();
-                    return Some((stream::iter(batch.into_iter().map(Ok)), s));
+                    return Some((
+                        stream::iter(batch.into_iter().map(Ok::<Event, std::convert::Infallible>)),
+                        s,
+                    ));
                 }
                 Ok(_) => {}
                 Err(error) => {
@@ -432,7 +446,9 @@ async fn stream_order_events(
         }
     });
     use futures_util::StreamExt;
-    Ok(Sse::new(events.flatten()).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(events.flatten())
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
 /// How soon a stream reads again after the database failed.

@@ -1,6 +1,9 @@
 //! Rate files for exchange-rate monitors (`../shared/partner-api.md`, "Rate export"):
 //! `/rates/float.xml` and `/rates/fixed.xml`, one item per pair a customer can trade right now,
 //! regenerated on a schedule and served from memory.
+//!
+//! Replicas serve the same bytes: each interval (`slot`) the first replica to make a file stores
+//! it in the database, and every replica serves the stored file (a replica looks once a second).
 
 use std::fmt::Write as _;
 use std::sync::{Arc, RwLock};
@@ -13,6 +16,7 @@ use crate::domain::fees::{FeeSchedule, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::providers::LiquidityProvider;
 use crate::services::availability::{CurrencyState, CurrencySwitches};
+use crate::store::{DynStore, StoreError, StoredRateFile};
 
 /// One generated file: the whole of it (also gzipped, for monitors that accept it), and its
 /// items one by one, for a monitor that asks for some pairs only.
@@ -25,6 +29,8 @@ pub struct RateFile {
     /// Strong validator: a hash of the content.
     pub etag: String,
     pub generated_at: i64,
+    /// The interval it was made for (its first second).
+    pub slot: i64,
 }
 
 /// One pair: its codes and where its line is in the file (kept once, in the file itself).
@@ -39,7 +45,7 @@ const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n";
 const TAIL: &str = "</rates>\n";
 
 impl RateFile {
-    fn of(mut xml: String, items: Vec<RateItem>, generated_at: i64) -> RateFile {
+    fn of(mut xml: String, items: Vec<RateItem>, generated_at: i64, slot: i64) -> RateFile {
         xml.push_str(TAIL);
         xml.shrink_to_fit();
         RateFile {
@@ -48,6 +54,39 @@ impl RateFile {
             gzip: std::sync::OnceLock::new(),
             items,
             generated_at,
+            slot,
+        }
+    }
+
+    /// A file another replica made, as stored: its items found again line by line.
+    fn stored(stored: StoredRateFile, catalogue: &'static Catalogue) -> RateFile {
+        let xml = stored.body;
+        let mut items = Vec::new();
+        let mut start = 0;
+        for line in xml.split_inclusive('\n') {
+            let span = start..start + line.len();
+            start = span.end;
+            let codes = line
+                .strip_prefix("<item><from>")
+                .and_then(|rest| rest.split_once("</from><to>"))
+                .and_then(|(from, rest)| Some((from, rest.split_once("</to>")?.0)));
+            if let Some((from, to)) = codes
+                && let (Some(from), Some(to)) = (catalogue.get(from), catalogue.get(to))
+            {
+                items.push(RateItem {
+                    from: &from.code,
+                    to: &to.code,
+                    span,
+                });
+            }
+        }
+        RateFile {
+            etag: etag_of(&xml),
+            xml,
+            gzip: std::sync::OnceLock::new(),
+            items,
+            generated_at: stored.generated_at,
+            slot: stored.slot,
         }
     }
 
@@ -86,6 +125,9 @@ fn gzipped(bytes: &[u8]) -> Vec<u8> {
 const YIELD_EVERY: usize = 256;
 
 pub struct RateExport {
+    store: DynStore,
+    /// How long one file stands before the next is made, in seconds.
+    every: i64,
     catalogue: &'static Catalogue,
     provider: Arc<dyn LiquidityProvider>,
     switches: CurrencySwitches,
@@ -96,12 +138,16 @@ pub struct RateExport {
 
 impl RateExport {
     pub fn new(
+        store: DynStore,
+        every_seconds: u64,
         catalogue: &'static Catalogue,
         provider: Arc<dyn LiquidityProvider>,
         switches: CurrencySwitches,
         fees: FeeSchedule,
     ) -> RateExport {
         RateExport {
+            store,
+            every: i64::try_from(every_seconds).unwrap_or(60).max(1),
             catalogue,
             provider,
             switches,
@@ -127,12 +173,46 @@ impl RateExport {
             .filter(|f| !f.items.is_empty())
     }
 
-    /// Regenerates both files.
-    pub async fn refresh(&self, now: i64) {
+    /// Brings both files up to date: makes and stores this interval's file unless another
+    /// replica did, and serves the stored one.
+    pub async fn refresh(&self, now: i64) -> Result<(), StoreError> {
+        // The interval's first second (not its number: a changed interval still moves on).
+        let slot = now - now.rem_euclid(self.every);
         for rate_type in [RateType::Float, RateType::Fixed] {
-            let file = self.generate(rate_type, now).await;
-            *self.slot(rate_type).write().expect("rate file lock") = Some(Arc::new(file));
+            let kind = rate_type.as_str();
+            let mut stored = self.store.rate_file_slot(kind).await?;
+            if stored.is_none_or(|s| s < slot) {
+                let file = self.generate(rate_type, now, slot).await;
+                let made = StoredRateFile {
+                    kind: kind.to_owned(),
+                    slot,
+                    generated_at: now,
+                    body: file.xml.clone(),
+                };
+                if self.store.put_rate_file(&made).await? {
+                    self.serve(rate_type, file);
+                    continue;
+                }
+                stored = self.store.rate_file_slot(kind).await?;
+            }
+            let served = self
+                .slot(rate_type)
+                .read()
+                .expect("rate file lock")
+                .as_ref()
+                .map(|f| f.slot);
+            if stored.is_some()
+                && stored != served
+                && let Some(file) = self.store.rate_file(kind).await?
+            {
+                self.serve(rate_type, RateFile::stored(file, self.catalogue));
+            }
         }
+        Ok(())
+    }
+
+    fn serve(&self, rate_type: RateType, file: RateFile) {
+        *self.slot(rate_type).write().expect("rate file lock") = Some(Arc::new(file));
     }
 
     /// The pairs the files list: every tradable one on a market in memory; on a remote provider,
@@ -164,7 +244,7 @@ impl RateExport {
         pairs
     }
 
-    async fn generate(&self, rate_type: RateType, now: i64) -> RateFile {
+    async fn generate(&self, rate_type: RateType, now: i64, slot: i64) -> RateFile {
         let keep = Decimal::ONE - self.fees.percent(rate_type) / Decimal::ONE_HUNDRED;
         let states: Vec<_> = self
             .catalogue
@@ -219,6 +299,6 @@ impl RateExport {
                 span: start..xml.len(),
             });
         }
-        RateFile::of(xml, items, now)
+        RateFile::of(xml, items, now, slot)
     }
 }

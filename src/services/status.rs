@@ -213,7 +213,7 @@ impl StatusService {
                 status: status.to_owned(),
                 latency_ms,
                 checked_at: now,
-                slot: now / self.interval,
+                slot: now - now.rem_euclid(self.interval),
             })
             .collect();
         self.store.record_status_checks(&checks).await?;

@@ -29,7 +29,7 @@ pub use accounts::{
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
 };
-pub use sql::SqlStore;
+pub use sql::{SqlStore, backup_sqlite};
 pub use status::{CheckTally, Incident, IncidentUpdate, StatusCheck, StatusStore};
 
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +50,15 @@ pub enum StoreError {
     /// What this backend does not do (the message says what to use instead).
     #[error("{0}")]
     Unsupported(&'static str),
+}
+
+/// A rate file as the cluster stores it (see `services::rate_export`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRateFile {
+    pub kind: String,
+    pub slot: i64,
+    pub generated_at: i64,
+    pub body: String,
 }
 
 /// Which SQL engine a store runs on.
@@ -347,9 +356,15 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
     /// A server-wide secret, made from `candidate` the first time it is asked for.
     async fn secret(&self, name: &str, candidate: &str) -> Result<String, StoreError>;
 
-    /// Writes a consistent copy of the whole database to a new file at `path`, while it is in
-    /// use (SQLite only; PostgreSQL has `pg_dump`).
-    async fn backup(&self, path: &std::path::Path) -> Result<(), StoreError>;
+    /// The interval of the stored rate file of `kind` (`float`, `fixed`), if there is one.
+    async fn rate_file_slot(&self, kind: &str) -> Result<Option<i64>, StoreError>;
+
+    /// Stores the rate file of `kind` for `slot` unless one for this or a later slot is stored
+    /// already; `true` if this one was stored.
+    async fn put_rate_file(&self, file: &StoredRateFile) -> Result<bool, StoreError>;
+
+    /// The stored rate file of `kind`.
+    async fn rate_file(&self, kind: &str) -> Result<Option<StoredRateFile>, StoreError>;
 
     /// Waits for open connections to finish and closes them.
     async fn close(&self);

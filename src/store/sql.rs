@@ -13,7 +13,8 @@ use super::order_writer::OrderWriter;
 use super::orders::insert_orders;
 use super::{
     Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey, NewOrderRecord,
-    NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store, StoreError, migrations,
+    NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store, StoreError,
+    StoredRateFile, migrations,
 };
 
 pub struct SqlStore {
@@ -119,6 +120,54 @@ fn prepare_sqlite_url(url: &str) -> Result<String, StoreError> {
         query.to_owned()
     };
     Ok(format!("sqlite://{path}?{query}"))
+}
+
+/// Copies the SQLite database at `url`, while a server may be using it, to a new file at `path`:
+/// one read transaction, so the copy is the database as of one moment. The database is opened
+/// read-only (never created or migrated: a wrong setting fails instead of backing up an empty
+/// database), and the copy is a new file only its owner can read (it holds order tokens' key and
+/// 2FA secrets), never an existing file or a link.
+pub async fn backup_sqlite(url: &str, path: &Path) -> Result<(), StoreError> {
+    use sqlx::{ConnectOptions, Connection};
+    use std::os::unix::fs::OpenOptionsExt;
+    let unavailable = |what: &str, e: &dyn std::fmt::Display| {
+        StoreError::Unavailable(format!("{what} {}: {e}", path.display()))
+    };
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?
+        .read_only(true)
+        .create_if_missing(false);
+    let mut connection = options.connect().await?;
+    let target = std::path::absolute(path).map_err(|e| unavailable("cannot resolve", &e))?;
+    let target_text = target
+        .to_str()
+        .ok_or(StoreError::Unsupported("the backup path must be UTF-8"))?
+        .to_owned();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&target)
+        .map_err(|e| unavailable("cannot create", &e))?;
+    let copied = sqlx::query("VACUUM INTO $1")
+        .bind(&target_text)
+        .execute(&mut connection)
+        .await;
+    connection.close().await.ok();
+    if let Err(error) = copied {
+        let _ = std::fs::remove_file(&target);
+        return Err(error.into());
+    }
+    // SQLite does not sync what VACUUM INTO writes: the copy and its directory entry are made
+    // durable here.
+    std::fs::File::open(&target)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| unavailable("cannot sync", &e))?;
+    if let Some(dir) = target.parent() {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| unavailable("cannot sync the directory of", &e))?;
+    }
+    Ok(())
 }
 
 /// A URL safe to print: the password, if any, replaced.
@@ -395,21 +444,46 @@ impl Store for SqlStore {
             .collect()
     }
 
-    async fn backup(&self, path: &Path) -> Result<(), StoreError> {
-        if self.backend != Backend::Sqlite {
-            return Err(StoreError::Unsupported(
-                "backup copies an SQLite database; back PostgreSQL up with pg_dump -Fc",
-            ));
-        }
-        let path = path
-            .to_str()
-            .ok_or(StoreError::Unsupported("the backup path must be UTF-8"))?;
-        // One read transaction: the copy is the database as of one moment, writers carry on.
-        sqlx::query("VACUUM INTO $1")
-            .bind(path)
-            .execute(&self.pool)
+    async fn rate_file_slot(&self, kind: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT slot FROM rate_files WHERE kind = $1")
+            .bind(kind)
+            .fetch_optional(&self.pool)
             .await?;
-        Ok(())
+        Ok(row.map(|r| r.try_get("slot")).transpose()?)
+    }
+
+    async fn put_rate_file(&self, file: &StoredRateFile) -> Result<bool, StoreError> {
+        let _turn = self.write_turn().await;
+        let result = sqlx::query(
+            "INSERT INTO rate_files (kind, slot, generated_at, body) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (kind) DO UPDATE SET slot = excluded.slot, \
+                 generated_at = excluded.generated_at, body = excluded.body \
+             WHERE rate_files.slot < excluded.slot",
+        )
+        .bind(&file.kind)
+        .bind(file.slot)
+        .bind(file.generated_at)
+        .bind(&file.body)
+        .execute(&self.pool)
+        .await?;
+        Ok(result.rows_affected() == 1)
+    }
+
+    async fn rate_file(&self, kind: &str) -> Result<Option<StoredRateFile>, StoreError> {
+        let row =
+            sqlx::query("SELECT kind, slot, generated_at, body FROM rate_files WHERE kind = $1")
+                .bind(kind)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| {
+            Ok(StoredRateFile {
+                kind: r.try_get("kind")?,
+                slot: r.try_get("slot")?,
+                generated_at: r.try_get("generated_at")?,
+                body: r.try_get("body")?,
+            })
+        })
+        .transpose()
     }
 
     async fn close(&self) {

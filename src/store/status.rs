@@ -14,8 +14,8 @@ pub struct StatusCheck {
     pub status: String,
     pub latency_ms: Option<i64>,
     pub checked_at: i64,
-    /// The interval it belongs to: one check per component and slot is kept, whichever replica
-    /// made it.
+    /// The interval it belongs to (its first second): one check per component and slot is
+    /// kept, whichever replica made it.
     pub slot: i64,
 }
 

@@ -187,11 +187,29 @@ async fn a_backup_taken_while_serving_restores_the_same_orders_and_tokens() {
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
+    // Only its owner may read it: it holds the order tokens' key and 2FA secrets.
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
     // The server kept serving meanwhile, and a second backup never overwrites the first.
     assert_eq!(app.get("/healthz").await.status(), 200);
     let again = backup();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("never overwrites"));
+
+    // A setting that points nowhere fails, rather than backing up a database made for it.
+    let nowhere = dir.path().join("nowhere");
+    let missing = ferry()
+        .arg("backup")
+        .arg(dir.path().join("other.db"))
+        .env("FERRY_DATA_DIR", &nowhere)
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(!nowhere.join("ferry.db").exists());
+    assert!(!dir.path().join("other.db").exists());
 
     // Restored: a server on the copy knows the order, and the customer's token still opens it.
     let restored = spawn_app_with(Db::Sqlite, |c| {

@@ -310,6 +310,22 @@ async fn an_order_driven_by_a_sandbox_deposit_reaches_completed_with_every_event
         seen,
         ["NEW", "CONFIRMING", "EXCHANGE", "SENDING", "COMPLETED"]
     );
+    // The browser reconnects after the stream ends: the order is over and it has the last
+    // event, so it is told not to come back (204) rather than given a stream that ends again.
+    let last_id = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("id: "))
+        .next_back()
+        .unwrap()
+        .to_owned();
+    let resumed = app
+        .client
+        .get(app.url(&format!("/api/orders/{id}/events?token={token}")))
+        .header("last-event-id", last_id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), StatusCode::NO_CONTENT);
 
     let done = details(&app, &id, &token).await;
     assert_eq!(done["progress"], 100);

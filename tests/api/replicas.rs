@@ -12,6 +12,7 @@ on_both_backends!(
     a_currency_switched_off_on_one_replica_is_off_on_another_within_a_second,
     with_redis_the_quote_limit_holds_across_replicas,
     each_interval_of_status_checks_is_recorded_once_for_all_replicas,
+    every_replica_serves_the_same_rate_files,
 );
 
 const TOKEN: &str = "replicas-admin-token";
@@ -240,4 +241,49 @@ async fn each_interval_of_status_checks_is_recorded_once_for_all_replicas(db: Db
         "{} checks of the database in {seconds} s",
         database.total
     );
+}
+
+async fn every_replica_serves_the_same_rate_files(db: Db) {
+    let every_half_minute = |c: &mut ferry::config::Config| c.rates_refresh_seconds = 30;
+    let Some(first) = spawn_app_with(db, every_half_minute).await else {
+        return;
+    };
+    // Later than the first replica's own file: one of its own would say another time.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let second = spawn_replica_of(&first, every_half_minute).await;
+    let file = |app: &crate::helpers::TestApp| {
+        let request = app.client.get(app.url("/rates/float.xml"));
+        async move {
+            let response = request.send().await.unwrap();
+            let header = |name: &str| {
+                response
+                    .headers()
+                    .get(name)
+                    .map(|v| v.to_str().unwrap().to_owned())
+            };
+            let validators = (header("etag"), header("last-modified"));
+            (
+                response.status(),
+                validators,
+                response.text().await.unwrap(),
+            )
+        }
+    };
+    let at = Instant::now();
+    loop {
+        let (a, b) = (file(&first).await, file(&second).await);
+        if a.0 == StatusCode::OK && a == b {
+            assert!(a.2.matches("<item>").count() > 100, "a whole file");
+            return;
+        }
+        assert!(
+            at.elapsed() < Duration::from_secs(5),
+            "the replicas serve different files: {:?} {:?} vs {:?} {:?}",
+            a.0,
+            a.1,
+            b.0,
+            b.1
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }

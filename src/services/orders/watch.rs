@@ -88,39 +88,104 @@ impl Drop for Watching {
 
 /// How long to wait before listening again after the connection failed.
 const RELISTEN_AFTER: Duration = Duration::from_secs(1);
+/// How often each replica announces itself on the channel. A listener that hears nothing, not
+/// even a heartbeat, for [`SILENCE_LIMIT`] takes its connection for dead (a half-open TCP
+/// connection never fails on its own) and listens again.
+const HEARTBEAT: Duration = Duration::from_secs(10);
+const SILENCE_LIMIT: Duration = Duration::from_secs(35);
+/// What a heartbeat's payload starts with (order ids never do).
+const HEARTBEAT_PREFIX: &str = "replica:";
 
 /// Listens on PostgreSQL for the orders any replica changed and wakes their watchers here. While
 /// the connection is down nothing is announced, so once it listens again every watcher looks
-/// again (after listening, so that nothing falls between the two).
-pub async fn listen_postgres(url: String, hub: Arc<OrderWatch>) {
-    loop {
-        match sqlx::postgres::PgListener::connect(&url).await {
-            Ok(mut listener) => match listener.listen(CHANNEL).await {
-                Ok(()) => {
-                    hub.wake_all();
-                    relay(&mut listener, &hub).await;
+/// again (after listening, so that nothing falls between the two). With `limits_shared` false
+/// it also says, once, when another replica is heard: each counts its limits alone.
+pub async fn listen_postgres(url: String, hub: Arc<OrderWatch>, limits_shared: bool) {
+    let me = format!("{HEARTBEAT_PREFIX}{}", uuid::Uuid::new_v4().simple());
+    let mut heard = Heard {
+        me: me.clone(),
+        warned: limits_shared,
+    };
+    let listen = async {
+        loop {
+            match sqlx::postgres::PgListener::connect(&url).await {
+                Ok(mut listener) => match listener.listen(CHANNEL).await {
+                    Ok(()) => {
+                        hub.wake_all();
+                        relay(&mut listener, &hub, &mut heard).await;
+                    }
+                    Err(error) => {
+                        tracing::warn!(error = %error, "could not listen for order changes")
+                    }
+                },
+                Err(error) => {
+                    tracing::warn!(error = %error, "could not connect to listen for order changes")
                 }
-                Err(error) => tracing::warn!(error = %error, "could not listen for order changes"),
-            },
-            Err(error) => {
-                tracing::warn!(error = %error, "could not connect to listen for order changes")
             }
+            tokio::time::sleep(RELISTEN_AFTER).await;
         }
-        tokio::time::sleep(RELISTEN_AFTER).await;
+    };
+    // One task for both, so that stopping the listener stops the heartbeat too.
+    tokio::select! {
+        () = listen => {}
+        () = heartbeat(&url, &me) => {}
     }
 }
 
-/// Wakes the watchers of each announced order until the connection is lost.
-async fn relay(listener: &mut sqlx::postgres::PgListener, hub: &OrderWatch) {
+/// Announces this replica on the channel every [`HEARTBEAT`], from a connection of its own.
+async fn heartbeat(url: &str, me: &str) {
+    let pool = match sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_lazy(url)
+    {
+        Ok(pool) => pool,
+        Err(error) => {
+            tracing::warn!(error = %error, "no heartbeat for the order-change listener");
+            return std::future::pending().await;
+        }
+    };
+    let mut every = tokio::time::interval(HEARTBEAT);
     loop {
-        match listener.try_recv().await {
-            Ok(Some(notification)) => hub.wake(notification.payload()),
-            Ok(None) => {
+        every.tick().await;
+        let sent = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(me)
+            .execute(&pool)
+            .await;
+        if let Err(error) = sent {
+            tracing::warn!(error = %error, "could not send the listener's heartbeat");
+        }
+    }
+}
+
+/// Which replica this is, and whether it has said yet that another one shares the database.
+struct Heard {
+    me: String,
+    warned: bool,
+}
+
+/// Wakes the watchers of each announced order until the connection is lost or falls silent.
+async fn relay(listener: &mut sqlx::postgres::PgListener, hub: &OrderWatch, heard: &mut Heard) {
+    loop {
+        match tokio::time::timeout(SILENCE_LIMIT, listener.try_recv()).await {
+            Ok(Ok(Some(notification))) => {
+                let payload = notification.payload();
+                if !payload.starts_with(HEARTBEAT_PREFIX) {
+                    hub.wake(payload);
+                } else if payload != heard.me && !heard.warned {
+                    heard.warned = true;
+                    tracing::warn!(
+                        "another replica uses this database: without FERRY_REDIS_URL each replica \
+                         counts its request limits alone"
+                    );
+                }
+            }
+            Ok(Ok(None)) | Ok(Err(_)) => {
                 tracing::warn!("lost the order-change listener; listening again");
                 return;
             }
-            Err(error) => {
-                tracing::warn!(error = %error, "lost the order-change listener; listening again");
+            Err(_) => {
+                tracing::warn!("the order-change listener fell silent; listening again");
                 return;
             }
         }
