@@ -31,12 +31,30 @@ enum Command {
         /// Where the copy goes; must not exist yet.
         path: PathBuf,
     },
+    /// Database tools.
+    #[command(subcommand)]
+    Db(DbCommand),
     /// The sandbox market's tools.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
     /// Operator tasks.
     #[command(subcommand)]
     Admin(AdminCommand),
+}
+
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy everything from an SQLite database into a new, empty PostgreSQL database, then
+    /// compare every table's rows and content. Stop the servers first, or copy again later:
+    /// what is written after the copy starts stays behind.
+    Copy {
+        /// The SQLite database (`sqlite://…`).
+        #[arg(long)]
+        from: String,
+        /// The empty PostgreSQL database (`postgres://…`).
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -132,6 +150,7 @@ fn main() -> ExitCode {
             Command::Serve => serve(config).await,
             Command::Migrate => migrate(config).await,
             Command::Backup { path } => backup(config, &path).await,
+            Command::Db(DbCommand::Copy { from, to }) => copy_database(&config, &from, &to).await,
             Command::Sandbox(SandboxCommand::Deposit { order_id, amount }) => {
                 sandbox_deposit(config, &order_id, amount.as_deref()).await
             }
@@ -178,6 +197,26 @@ async fn backup(config: Config, path: &std::path::Path) -> anyhow::Result<()> {
     );
     ferry::store::backup_sqlite(&url, path).await?;
     println!("backed up to {}", path.display());
+    Ok(())
+}
+
+async fn copy_database(config: &Config, from: &str, to: &str) -> anyhow::Result<()> {
+    let tables = ferry::store::copy::copy_database(from, to).await?;
+    for table in &tables {
+        println!("{:<28} {:>9} rows  {}", table.name, table.rows, table.hash);
+    }
+    println!(
+        "copied {} tables; every row count and content hash matches",
+        tables.len()
+    );
+    // Partner keys and webhook signatures are derived from the key secret: on PostgreSQL it
+    // must be set, and be the one the SQLite server used.
+    if config.key_secret.is_none() {
+        println!(
+            "set FERRY_KEY_SECRET on every replica to the contents of {} (partner keys depend on it)",
+            config.data_dir.join("key-secret").display()
+        );
+    }
     Ok(())
 }
 

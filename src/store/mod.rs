@@ -6,6 +6,7 @@
 //! for the places where their DDL differs.
 
 mod accounts;
+pub mod copy;
 mod migrations;
 mod order_writer;
 mod orders;

@@ -43,6 +43,7 @@ fn every_subcommand_has_help() {
         vec!["serve", "--help"],
         vec!["migrate", "--help"],
         vec!["backup", "--help"],
+        vec!["db", "copy", "--help"],
     ] {
         let output = ferry().args(&args).output().unwrap();
         assert!(output.status.success(), "{args:?}");
@@ -242,4 +243,25 @@ fn a_backup_of_postgresql_points_to_pg_dump() {
         .unwrap();
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("pg_dump"));
+}
+
+#[test]
+fn db_copy_goes_from_sqlite_to_postgresql_only() {
+    let output = ferry()
+        .args([
+            "db",
+            "copy",
+            "--from",
+            "postgres://a@b/c",
+            "--to",
+            "sqlite://x.db",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("from sqlite://"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

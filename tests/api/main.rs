@@ -6,6 +6,7 @@ mod affiliate;
 mod binary;
 mod contact;
 mod content;
+mod db_copy;
 mod durability;
 mod exchange;
 mod faults;
