@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy check-deploy test-rust test-web e2e e2e-setup fuzz-api soak audit bench profile clean
+.PHONY: help run build web dev test lint fmt-check clippy nginx-setup check-deploy cluster-test cluster-test-short test-rust test-web e2e e2e-setup fuzz-api soak audit bench profile clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -65,13 +65,22 @@ soak: ## load and faults, longer: 200 quoting clients for 60 s, five kill -9 rou
 	FERRY_TEST_DATABASE_URL=$${FERRY_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
 	  cargo test --release --test api -- --nocapture two_hundred_concurrent kill_9 hanging_provider smtp_outage
 
-check-deploy: ## nginx -t on deploy/nginx; the compose and env files name only settings Ferry has
+nginx-setup: # Debian's nginx and PyYAML, for the deploy check and the cluster test
 	@command -v nginx >/dev/null && python3 -c 'import yaml' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light python3-yaml; }
+
+check-deploy: nginx-setup ## nginx -t on deploy/nginx; the compose and env files name only settings Ferry has
 	./scripts/check-deploy.sh
+
+# The short form (5 s of load) runs in every `make test`.
+cluster-test: nginx-setup build ## 3 replicas on PostgreSQL + Redis behind nginx, 60 s of load and a kill -9
+	CLUSTER_SECONDS=$${CLUSTER_SECONDS:-60} python3 scripts/cluster/cluster_test.py
+
+cluster-test-short: nginx-setup build
+	CLUSTER_SECONDS=5 python3 scripts/cluster/cluster_test.py
 
 lint: fmt-check clippy test-web
 
-test: fmt-check clippy check-deploy test-rust test-web e2e fuzz-api ## everything CI runs
+test: fmt-check clippy check-deploy test-rust test-web e2e fuzz-api cluster-test-short ## everything CI runs
 	@echo "make test: all suites passed"
 
 profile: ## perf flame graph of warm quotes (release build with symbols) into docs/flamegraph-quote.svg
