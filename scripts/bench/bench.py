@@ -311,15 +311,19 @@ def main():
         raise SystemExit("wrk is missing: apt-get install wrk")
     if not os.path.exists(BINARY):
         raise SystemExit("build the release binary first: make build")
+    import streams
+
     runs = [bench("SQLite")]
+    watching = [streams.run("SQLite")]
     admin = os.environ.get("FERRY_BENCH_DATABASE_URL")
     if admin:
-        url, name = postgres_database(admin)
-        try:
-            runs.append(bench("PostgreSQL", url))
-        finally:
-            subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=False)
-    text = report(runs)
+        for run_on, into in ((bench, runs), (streams.run, watching)):
+            url, name = postgres_database(admin)
+            try:
+                into.append(run_on("PostgreSQL", url))
+            finally:
+                subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=False)
+    text = report(runs) + "\n" + "\n".join(streams.report(watching))
     print(text)
     path = os.path.join(ROOT, "docs/benchmarks.md")
     previous = open(path).read() if os.path.exists(path) else ""
