@@ -411,9 +411,17 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         config.contact_rate_per_hour,
         config.email_idn(),
     ));
+    let limits = Arc::new(limits::Limits::new(&config, shared_limits.as_ref()));
+    // Places in the streams' gauges kept in Redis lapse unless this replica renews them.
+    background.push(tokio::spawn(
+        limits.streams_by_client.clone().renew_shared_places(),
+    ));
+    background.push(tokio::spawn(
+        limits.streams_by_order.clone().renew_shared_places(),
+    ));
     let (stopping, stopping_rx) = tokio::sync::watch::channel(false);
     let state = AppState::new(AppContext {
-        limits: Arc::new(limits::Limits::new(&config, shared_limits.as_ref())),
+        limits,
         config: Arc::new(config),
         store: store.clone(),
         metrics: http::metrics::recorder(),

@@ -274,28 +274,85 @@ impl<K: BudgetKey> Budget<K> {
 }
 
 /// Counts what is open at once (event streams), per client and in all; an open one holds a
-/// [`Permit`] and gives its place back when dropped.
+/// [`Permit`] and gives its place back when dropped. With Redis the places per key are counted
+/// across replicas too (the total stays this replica's: it guards its own file descriptors).
 pub struct Gauge<K: Eq + Hash + Clone> {
     per_key: u32,
     total: u32,
     open: Mutex<(u32, HashMap<K, u32>)>,
+    shared: Option<(Arc<SharedCounter>, &'static str)>,
+    /// The places this replica holds in Redis (their set and member), renewed while they last.
+    held: Mutex<HashMap<String, String>>,
 }
 
 pub struct Permit<K: Eq + Hash + Clone> {
     gauge: Arc<Gauge<K>>,
     key: K,
+    /// The place in Redis, when there is one: (its set, its member).
+    shared: Option<(String, String)>,
 }
 
-impl<K: Eq + Hash + Clone> Gauge<K> {
+impl<K: BudgetKey> Gauge<K> {
     pub fn new(per_key: u32, total: u32) -> Gauge<K> {
         Gauge {
             per_key,
             total,
             open: Mutex::new((0, HashMap::new())),
+            shared: None,
+            held: Mutex::new(HashMap::new()),
         }
     }
 
-    /// A place for `key`, unless it or everyone has all theirs.
+    /// Counts the places per key in `counter` for every replica (as `name`), when there is one.
+    pub fn shared(mut self, counter: Option<&Arc<SharedCounter>>, name: &'static str) -> Self {
+        self.shared = counter.map(|c| (c.clone(), name));
+        self
+    }
+
+    /// A place for `key`, unless it (on any replica) or everyone here has all theirs.
+    pub async fn enter_across_replicas(self: &Arc<Self>, key: K) -> Option<Permit<K>> {
+        let mut permit = self.enter(key)?;
+        if let Some((counter, name)) = &self.shared {
+            let member = uuid::Uuid::new_v4().simple().to_string();
+            let set = counter.set_name(name, &permit.key.shared_name());
+            match counter.enter(&set, &member, self.per_key).await {
+                // Full across the replicas: the place taken here is given back as it drops.
+                Some(false) => return None,
+                Some(true) => {
+                    self.held
+                        .lock()
+                        .expect("gauge lock")
+                        .insert(member.clone(), set.clone());
+                    permit.shared = Some((set, member));
+                }
+                // Redis does not answer: this replica's count is all there is.
+                None => {}
+            }
+        }
+        Some(permit)
+    }
+
+    /// Keeps this replica's places in Redis from expiring (they lapse by themselves if the
+    /// replica dies), every [`shared::GAUGE_RENEW`].
+    pub async fn renew_shared_places(self: Arc<Self>) {
+        let Some((counter, _)) = &self.shared else {
+            return;
+        };
+        let mut every = tokio::time::interval(shared::GAUGE_RENEW);
+        loop {
+            every.tick().await;
+            let held: Vec<(String, String)> = self
+                .held
+                .lock()
+                .expect("gauge lock")
+                .iter()
+                .map(|(member, set)| (set.clone(), member.clone()))
+                .collect();
+            counter.renew(&held).await;
+        }
+    }
+
+    /// A place for `key` on this replica, unless it or everyone has all theirs.
     pub fn enter(self: &Arc<Self>, key: K) -> Option<Permit<K>> {
         let mut open = self.open.lock().expect("gauge lock");
         let (total, per_key) = &mut *open;
@@ -311,6 +368,7 @@ impl<K: Eq + Hash + Clone> Gauge<K> {
         Some(Permit {
             gauge: self.clone(),
             key,
+            shared: None,
         })
     }
 
@@ -322,6 +380,15 @@ impl<K: Eq + Hash + Clone> Gauge<K> {
 
 impl<K: Eq + Hash + Clone> Drop for Permit<K> {
     fn drop(&mut self) {
+        if let Some((set, member)) = self.shared.take() {
+            self.gauge.held.lock().expect("gauge lock").remove(&member);
+            if let (Some((counter, _)), Ok(runtime)) =
+                (&self.gauge.shared, tokio::runtime::Handle::try_current())
+            {
+                let counter = counter.clone();
+                runtime.spawn(async move { counter.leave(&set, &member).await });
+            }
+        }
         let mut open = self.gauge.open.lock().expect("gauge lock");
         let (total, per_key) = &mut *open;
         *total = total.saturating_sub(1);
@@ -363,11 +430,13 @@ impl Limits {
                 .shared(shared, "partner-auth-failures"),
             auth_failures_by_client: Budget::per_minute(failures.saturating_mul(3), MAX_CLIENTS)
                 .shared(shared, "partner-auth-failures-by-client"),
-            streams_by_client: Arc::new(Gauge::new(
-                config.streams_per_client,
-                config.streams_total,
-            )),
-            streams_by_order: Arc::new(Gauge::new(config.streams_per_order, u32::MAX)),
+            streams_by_client: Arc::new(
+                Gauge::new(config.streams_per_client, config.streams_total)
+                    .shared(shared, "streams-by-client"),
+            ),
+            streams_by_order: Arc::new(
+                Gauge::new(config.streams_per_order, u32::MAX).shared(shared, "streams-by-order"),
+            ),
         }
     }
 }
@@ -538,14 +607,15 @@ mod tests {
 
     #[test]
     fn a_gauge_counts_open_places_per_key_and_in_all() {
-        let gauge: Arc<Gauge<u8>> = Arc::new(Gauge::new(2, 3));
-        let a1 = gauge.enter(1).unwrap();
-        let _a2 = gauge.enter(1).unwrap();
-        assert!(gauge.enter(1).is_none(), "per key");
-        let _b1 = gauge.enter(2).unwrap();
-        assert!(gauge.enter(3).is_none(), "in all");
+        let gauge: Arc<Gauge<String>> = Arc::new(Gauge::new(2, 3));
+        let key = |k: &str| k.to_owned();
+        let a1 = gauge.enter(key("a")).unwrap();
+        let _a2 = gauge.enter(key("a")).unwrap();
+        assert!(gauge.enter(key("a")).is_none(), "per key");
+        let _b1 = gauge.enter(key("b")).unwrap();
+        assert!(gauge.enter(key("c")).is_none(), "in all");
         drop(a1);
-        let c1 = gauge.enter(3);
+        let c1 = gauge.enter(key("c"));
         assert!(c1.is_some(), "a closed one gives its place back");
         assert_eq!(gauge.open(), 3);
         drop(c1);

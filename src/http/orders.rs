@@ -383,12 +383,14 @@ async fn stream_order_events(
         state
             .limits
             .streams_by_client
-            .enter(client.key())
+            .enter_across_replicas(client.key())
+            .await
             .ok_or_else(too_many)?,
         state
             .limits
             .streams_by_order
-            .enter(order.id.clone())
+            .enter_across_replicas(order.id.clone())
+            .await
             .ok_or_else(too_many)?,
     );
     let start = StreamState {

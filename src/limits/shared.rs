@@ -38,8 +38,45 @@ end
 return 0
 ";
 
+/// A place in a shared gauge lasts this long unless renewed (a replica that dies frees its places
+/// by this time) ...
+const GAUGE_PLACE_LIFE: Duration = Duration::from_secs(60);
+/// ... and is renewed this often while its stream is open.
+pub(super) const GAUGE_RENEW: Duration = Duration::from_secs(20);
+
+/// A place in a gauge. KEYS[1]: the set of places (members scored by when they lapse, in ms on
+/// Redis's clock). ARGV: the member, the most places, their life in ms. Answers 1 if taken.
+const GAUGE_ENTER: &str = r"
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+";
+
+/// Renews places: KEYS are their sets, ARGV[1] their life in ms, then one member per key.
+const GAUGE_RENEW_SCRIPT: &str = r"
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local life = tonumber(ARGV[1])
+for i, set in ipairs(KEYS) do
+  redis.call('ZADD', set, 'XX', now + life, ARGV[i + 1])
+  redis.call('PEXPIRE', set, life)
+end
+return 0
+";
+
+/// How many places one renewal call carries.
+const RENEW_BATCH: usize = 500;
+
 pub struct SharedCounter {
     connection: ConnectionManager,
+    gauge_enter: redis::Script,
+    gauge_renew: redis::Script,
     /// This site's part of Redis: every replica on one database has the same, other sites on
     /// the same Redis another.
     namespace: String,
@@ -62,6 +99,8 @@ impl SharedCounter {
             connection: ConnectionManager::new_lazy_with_config(client, config)?,
             namespace: namespace.to_owned(),
             script: redis::Script::new(GCRA),
+            gauge_enter: redis::Script::new(GAUGE_ENTER),
+            gauge_renew: redis::Script::new(GAUGE_RENEW_SCRIPT),
             resting_until: AtomicU64::new(0),
             start: Instant::now(),
         })
@@ -94,6 +133,56 @@ impl SharedCounter {
             Ok(Ok(wait)) => Some(Err(RetryAfter(Duration::from_micros(wait.unsigned_abs())))),
             Ok(Err(error)) => self.rest(now, &error.to_string()),
             Err(_) => self.rest(now, "no answer in time"),
+        }
+    }
+
+    /// The Redis key of a gauge's places for `key`.
+    pub(super) fn set_name(&self, gauge: &str, key: &str) -> String {
+        format!("ferry:{}:{gauge}:{key}", self.namespace)
+    }
+
+    /// Takes a place in `set` unless it holds `most`; `None` when Redis did not answer.
+    pub(super) async fn enter(&self, set: &str, member: &str, most: u32) -> Option<bool> {
+        let now = self.millis();
+        if now < self.resting_until.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut connection = self.connection.clone();
+        let mut call = self.gauge_enter.key(set);
+        call.arg(member)
+            .arg(most)
+            .arg(GAUGE_PLACE_LIFE.as_millis() as u64);
+        let answer = tokio::time::timeout(CALL_TIMEOUT, call.invoke_async::<i64>(&mut connection));
+        match answer.await {
+            Ok(Ok(taken)) => Some(taken == 1),
+            Ok(Err(error)) => self.rest(now, &error.to_string()).map(|_| false),
+            Err(_) => self.rest(now, "no answer in time").map(|_| false),
+        }
+    }
+
+    /// Gives a place back (it would lapse by itself, later).
+    pub(super) async fn leave(&self, set: &str, member: &str) {
+        let mut connection = self.connection.clone();
+        let mut command = redis::cmd("ZREM");
+        command.arg(set).arg(member);
+        let _ = tokio::time::timeout(CALL_TIMEOUT, command.exec_async(&mut connection)).await;
+    }
+
+    /// Renews places: (set, member) pairs.
+    pub(super) async fn renew(&self, places: &[(String, String)]) {
+        for batch in places.chunks(RENEW_BATCH) {
+            let mut connection = self.connection.clone();
+            let mut call = self.gauge_renew.prepare_invoke();
+            call.arg(GAUGE_PLACE_LIFE.as_millis() as u64);
+            for (set, member) in batch {
+                call.key(set).arg(member);
+            }
+            let sent =
+                tokio::time::timeout(CALL_TIMEOUT * 4, call.invoke_async::<i64>(&mut connection));
+            if !matches!(sent.await, Ok(Ok(_))) {
+                tracing::warn!("could not renew the open streams' places in Redis");
+                return;
+            }
         }
     }
 

@@ -13,6 +13,7 @@ on_both_backends!(
     with_redis_the_quote_limit_holds_across_replicas,
     each_interval_of_status_checks_is_recorded_once_for_all_replicas,
     every_replica_serves_the_same_rate_files,
+    with_redis_an_orders_open_streams_are_counted_across_replicas,
 );
 
 const TOKEN: &str = "replicas-admin-token";
@@ -285,5 +286,57 @@ async fn every_replica_serves_the_same_rate_files(db: Db) {
             b.1
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn with_redis_an_orders_open_streams_are_counted_across_replicas(db: Db) {
+    let Some(redis) = redis_url() else { return };
+    let two_per_order = |c: &mut ferry::config::Config| {
+        c.streams_per_order = 2;
+        c.redis_url = Some(redis.clone().into());
+    };
+    let Some(first) = spawn_app_with(db, two_per_order).await else {
+        return;
+    };
+    let second = spawn_replica_of(&first, two_per_order).await;
+    let created = json_of(
+        first
+            .post_json(
+                "/api/create-order",
+                &json!({
+                    "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "direction": "from",
+                    "type": "float", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                }),
+            )
+            .await,
+    )
+    .await;
+    let path = format!(
+        "/api/orders/{}/events?token={}",
+        created["data"]["id"].as_str().unwrap(),
+        created["data"]["token"].as_str().unwrap()
+    );
+    let open = |app: &crate::helpers::TestApp| {
+        let request = app.client.get(app.url(&path));
+        async move { request.send().await.unwrap() }
+    };
+    let one = open(&first).await;
+    let two = open(&first).await;
+    assert_eq!(
+        (one.status(), two.status()),
+        (StatusCode::OK, StatusCode::OK)
+    );
+    // The order's third stream is refused on the other replica too.
+    assert_eq!(open(&second).await.status(), StatusCode::TOO_MANY_REQUESTS);
+    // A closed stream gives its place back to every replica.
+    drop(one);
+    let at = Instant::now();
+    loop {
+        let again = open(&second).await;
+        if again.status() == StatusCode::OK {
+            break;
+        }
+        assert!(at.elapsed() < Duration::from_secs(3), "{}", again.status());
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
