@@ -44,9 +44,10 @@ enum Command {
 
 #[derive(Subcommand)]
 enum DbCommand {
-    /// Copy everything from an SQLite database into a new, empty PostgreSQL database, then
-    /// compare every table's rows and content. Stop the servers first, or copy again later:
-    /// what is written after the copy starts stays behind.
+    /// Copy everything from an SQLite database (at this binary's migrations; read-only) into a
+    /// new, empty PostgreSQL database, comparing every table's rows and content before it
+    /// commits. Stop the servers first: what is written after the copy starts stays behind (to
+    /// copy again, drop and create the target anew).
     Copy {
         /// The SQLite database (`sqlite://…`).
         #[arg(long)]
@@ -210,11 +211,15 @@ async fn copy_database(config: &Config, from: &str, to: &str) -> anyhow::Result<
         tables.len()
     );
     // Partner keys and webhook signatures are derived from the key secret: on PostgreSQL it
-    // must be set, and be the one the SQLite server used.
+    // must be set, and be the one the SQLite server used (kept beside its database, unless it
+    // had FERRY_KEY_SECRET).
     if config.key_secret.is_none() {
+        let database = from.trim_start_matches("sqlite:").trim_start_matches("//");
+        let beside = std::path::Path::new(database.split('?').next().unwrap_or(database))
+            .with_file_name("key-secret");
         println!(
             "set FERRY_KEY_SECRET on every replica to the contents of {} (partner keys depend on it)",
-            config.data_dir.join("key-secret").display()
+            beside.display()
         );
     }
     Ok(())

@@ -27,7 +27,12 @@ pub fn click_source(raw: Option<&str>) -> String {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .unwrap_or("direct");
-    source.chars().take(255).collect()
+    // Control characters (NUL, which PostgreSQL cannot store) are dropped.
+    source
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(255)
+        .collect()
 }
 
 /// An anonymous visitor key: a hash of the client (its address, an IPv6 client by its /64),
@@ -69,6 +74,11 @@ mod tests {
         ] {
             assert_eq!(ReferralCode::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_source_keeps_no_control_characters() {
+        assert_eq!(click_source(Some("a\u{0}b\nc")), "abc");
     }
 
     #[test]

@@ -399,8 +399,9 @@ async fn stream_order_events(
         id: order.id,
         after,
         finished: false,
-        // As the order stands: a stream resumed after its last event still ends on time.
-        last: Some((order.status, order.finished_at.unwrap_or(order.updated_at))),
+        // A stream resumed after the order's last event ends on time as the order stands (a new
+        // one learns the status from the history it is sent first).
+        last: (after > 0).then(|| (order.status, order.finished_at.unwrap_or(order.updated_at))),
         _permits: permits,
     };
     let events = stream::unfold(start, |mut s| async move {

@@ -58,13 +58,14 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 ";
 
-/// Renews places: KEYS are their sets, ARGV[1] their life in ms, then one member per key.
+/// Renews places: KEYS are their sets, ARGV[1] their life in ms, then one member per key. A place
+/// that lapsed meanwhile (Redis was away or restarted) is taken again: its stream is still open.
 const GAUGE_RENEW_SCRIPT: &str = r"
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local life = tonumber(ARGV[1])
 for i, set in ipairs(KEYS) do
-  redis.call('ZADD', set, 'XX', now + life, ARGV[i + 1])
+  redis.call('ZADD', set, now + life, ARGV[i + 1])
   redis.call('PEXPIRE', set, life)
 end
 return 0

@@ -121,6 +121,16 @@ impl Contact {
             "Please enter your message",
             "The message is too long (5000 characters at most)",
         )?;
+        // Lines and tabs, yes; other control characters (NUL, which PostgreSQL cannot store,
+        // escapes) are no part of a message.
+        if message
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        {
+            return Err(ContactError::Invalid(
+                "The message cannot contain control characters",
+            ));
+        }
         let category = match form.category.map(str::trim).filter(|c| !c.is_empty()) {
             None => "general",
             Some(c) => CATEGORIES

@@ -183,6 +183,12 @@ impl RateExport {
             let mut stored = self.store.rate_file_slot(kind).await?;
             if stored.is_none_or(|s| s < slot) {
                 let file = self.generate(rate_type, now, slot).await;
+                // A replica that sees nothing to trade (its provider away, or still starting)
+                // serves that itself, but does not decide the cluster's file.
+                if file.items.is_empty() {
+                    self.serve(rate_type, file);
+                    continue;
+                }
                 let made = StoredRateFile {
                     kind: kind.to_owned(),
                     slot,

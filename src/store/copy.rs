@@ -1,8 +1,9 @@
 //! `ferry db copy`: moves a whole SQLite database into an empty PostgreSQL one, for a site that
-//! outgrows one machine. Both are brought to this binary's migrations first; the rows are read
-//! in one read transaction (a consistent snapshot, even while a server writes) and written in one
-//! write transaction (all or nothing), parents before children; then every table's row count and
-//! content hash are compared.
+//! outgrows one machine. The source is opened read-only and must be at this binary's migrations
+//! (`ferry migrate` first); the target is migrated. The rows are read in one read transaction (a
+//! consistent snapshot, even while a server writes) and written in one write transaction, parents
+//! before children, and every table's row count and content hash are compared before it commits:
+//! all or nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,7 +12,7 @@ use sha2::{Digest, Sha256};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row};
 
-use super::{Backend, SqlStore, StoreError};
+use super::{Backend, SqlStore, StoreError, migrations};
 
 /// How many rows go into one INSERT.
 const BATCH_ROWS: usize = 200;
@@ -30,6 +31,14 @@ pub enum CopyError {
     Direction,
     #[error("the target is not empty: table {0} has rows (copy only into a new database)")]
     TargetNotEmpty(String),
+    #[error(
+        "the source is at migration {found}, this binary at {wanted}: run `ferry migrate` on it first (with FERRY_DATABASE_URL set to it)"
+    )]
+    SourceVersion { found: i64, wanted: i64 },
+    #[error("the source cannot be opened read-only: {0}")]
+    Source(String),
+    #[error("table {table}: {error}")]
+    Table { table: String, error: StoreError },
     #[error("table {table} differs after the copy: {detail}")]
     Mismatch { table: String, detail: String },
     #[error(transparent)]
@@ -62,21 +71,49 @@ pub async fn copy_database(from: &str, to: &str) -> Result<Vec<CopiedTable>, Cop
     {
         return Err(CopyError::Direction);
     }
-    let source = SqlStore::connect(from).await?;
-    source.migrate().await?;
+    let source = open_read_only(from).await?;
+    let version: Option<i64> = sqlx::query("SELECT MAX(version) AS v FROM _sqlx_migrations")
+        .fetch_one(&source)
+        .await
+        .map_err(|e| CopyError::Source(e.to_string()))?
+        .try_get("v")?;
+    let wanted = migrations::latest_version();
+    if version != Some(wanted) {
+        return Err(CopyError::SourceVersion {
+            found: version.unwrap_or(0),
+            wanted,
+        });
+    }
     let target = SqlStore::connect(to).await?;
     target.migrate().await?;
     let tables = in_parent_order(tables_of(&source).await?);
     for table in &tables {
-        if count(&target, &table.name).await? > 0 {
+        if count(target.pool(), &table.name).await? > 0 {
             return Err(CopyError::TargetNotEmpty(table.name.clone()));
         }
     }
-    let mut read = source.pool().begin().await?;
+    let mut read = source.begin().await?;
     let mut write = target.pool().begin().await?;
     let mut copied = Vec::new();
     for table in &tables {
-        let (rows, hash) = copy_table(&mut read, &mut write, table).await?;
+        let in_table = |error: CopyError| match error {
+            CopyError::Store(error) => CopyError::Table {
+                table: table.name.clone(),
+                error,
+            },
+            other => other,
+        };
+        let (rows, hash) = copy_table(&mut read, &mut write, table)
+            .await
+            .map_err(in_table)?;
+        // Read back inside the write transaction: a mismatch commits nothing.
+        let (stored_rows, stored_hash) = digest(&mut write, table).await.map_err(in_table)?;
+        if (stored_rows, &stored_hash) != (rows, &hash) {
+            return Err(CopyError::Mismatch {
+                table: table.name.clone(),
+                detail: format!("{rows} rows read, {stored_rows} written"),
+            });
+        }
         copied.push(CopiedTable {
             name: table.name.clone(),
             rows,
@@ -86,26 +123,31 @@ pub async fn copy_database(from: &str, to: &str) -> Result<Vec<CopiedTable>, Cop
     advance_sequences(&mut write, &tables).await?;
     write.commit().await?;
     read.commit().await?;
-    for (table, done) in tables.iter().zip(&copied) {
-        let (rows, hash) = digest(target.pool(), table).await?;
-        if (rows, &hash) != (done.rows, &done.hash) {
-            return Err(CopyError::Mismatch {
-                table: table.name.clone(),
-                detail: format!("{} rows read, {rows} in the target", done.rows),
-            });
-        }
-    }
-    source.pool().close().await;
+    source.close().await;
     target.pool().close().await;
     Ok(copied)
 }
 
-async fn tables_of(source: &SqlStore) -> Result<Vec<Table>, CopyError> {
+/// The source, read-only: never created (a mistyped path fails) nor changed.
+async fn open_read_only(url: &str) -> Result<sqlx::AnyPool, CopyError> {
+    let path = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    if !std::path::Path::new(path).is_file() {
+        return Err(CopyError::Source(format!("{path} is not a file")));
+    }
+    sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(&format!("sqlite://{path}?mode=ro"))
+        .await
+        .map_err(|e| CopyError::Source(e.to_string()))
+}
+
+async fn tables_of(source: &sqlx::AnyPool) -> Result<Vec<Table>, CopyError> {
     let names: Vec<String> = sqlx::query(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
          AND name <> '_sqlx_migrations' ORDER BY name",
     )
-    .fetch_all(source.pool())
+    .fetch_all(source)
     .await?
     .iter()
     .map(|r| r.try_get("name"))
@@ -114,7 +156,7 @@ async fn tables_of(source: &SqlStore) -> Result<Vec<Table>, CopyError> {
     for name in names {
         let columns = sqlx::query("SELECT name, type FROM pragma_table_info($1) ORDER BY cid")
             .bind(&name)
-            .fetch_all(source.pool())
+            .fetch_all(source)
             .await?
             .iter()
             .map(|r| {
@@ -125,7 +167,7 @@ async fn tables_of(source: &SqlStore) -> Result<Vec<Table>, CopyError> {
             .collect::<Result<_, sqlx::Error>>()?;
         let parents = sqlx::query("SELECT \"table\" AS parent FROM pragma_foreign_key_list($1)")
             .bind(&name)
-            .fetch_all(source.pool())
+            .fetch_all(source)
             .await?
             .iter()
             .map(|r| r.try_get("parent"))
@@ -167,9 +209,9 @@ fn in_parent_order(tables: Vec<Table>) -> Vec<Table> {
     ordered
 }
 
-async fn count(store: &SqlStore, table: &str) -> Result<i64, CopyError> {
+async fn count(pool: &sqlx::AnyPool, table: &str) -> Result<i64, CopyError> {
     let row = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {}", quoted(table)))
-        .fetch_one(store.pool())
+        .fetch_one(pool)
         .await?;
     Ok(row.try_get("n")?)
 }
@@ -200,14 +242,19 @@ async fn copy_table(
     Ok((total, table_hash(hashes)))
 }
 
-/// The row count and content hash of a table as stored now.
-async fn digest(pool: &sqlx::AnyPool, table: &Table) -> Result<(u64, String), CopyError> {
-    let rows = sqlx::query(&select_all(table)).fetch_all(pool).await?;
-    let hashes = rows
-        .iter()
-        .map(|r| values_of(r, table).map(|v| row_hash(&v)))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((rows.len() as u64, table_hash(hashes)))
+/// The row count and content hash of a table as the write transaction holds it (row by row:
+/// only the hashes are kept).
+async fn digest(
+    write: &mut sqlx::Transaction<'_, Any>,
+    table: &Table,
+) -> Result<(u64, String), CopyError> {
+    let select = select_all(table);
+    let mut rows = sqlx::query(&select).fetch(&mut **write);
+    let mut hashes = Vec::new();
+    while let Some(row) = rows.try_next().await? {
+        hashes.push(row_hash(&values_of(&row, table)?));
+    }
+    Ok((hashes.len() as u64, table_hash(hashes)))
 }
 
 fn select_all(table: &Table) -> String {

@@ -70,6 +70,14 @@ pub async fn migrator(backend: Backend, last: Option<i64>) -> Result<Migrator, S
     Ok(migrator)
 }
 
+/// The last migration this binary knows.
+pub fn latest_version() -> i64 {
+    migrations_of(Backend::Sqlite)
+        .ok()
+        .and_then(|m| m.last().map(|m| m.version))
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,6 +109,11 @@ async fn a_name_or_subject_with_a_line_break_is_refused_and_mails_nothing(db: Db
             json!({ "name": "Eve\u{0}", "email": "eve@example.com", "subject": "Refund", "message": "m" }),
             "The name cannot contain line breaks or control characters",
         ),
+        // A NUL in the message: PostgreSQL cannot store it, and a copy to it would fail.
+        (
+            json!({ "name": "Eve", "email": "eve@example.com", "subject": "Refund", "message": "a\u{0}b" }),
+            "The message cannot contain control characters",
+        ),
     ] {
         let response = app.post_json("/api/contact", &body).await;
         assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{body}");

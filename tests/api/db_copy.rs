@@ -48,6 +48,15 @@ async fn a_populated_sqlite_database_moves_to_postgresql_and_everything_still_wo
     assert_eq!(rows("users"), 1);
     assert!(rows("sessions") >= 1 && rows("api_keys") == 1 && rows("mail_outbox") >= 1);
 
+    // A source that is not there is neither created nor copied.
+    let missing =
+        ferry::store::copy::copy_database("sqlite:///nonexistent/ferry.db", &target.url).await;
+    assert!(
+        matches!(missing, Err(ferry::store::copy::CopyError::Source(_))),
+        "{missing:?}"
+    );
+    assert!(!std::path::Path::new("/nonexistent/ferry.db").exists());
+
     // Never into a database that has data.
     let again = ferry::store::copy::copy_database(&before.db.url, &target.url).await;
     assert!(
