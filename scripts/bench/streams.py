@@ -21,6 +21,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import free_port, postgres_database, rss_kb  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, "target/release/ferry")
 STREAMS = int(os.environ.get("BENCH_STREAMS", "10000"))
@@ -30,19 +33,8 @@ ADMIN = "bench-streams-admin"
 ETH = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 
 
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def proc_field(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    return rss_kb(pid, field) / 1024
 
 
 def cpu_seconds(pid):
@@ -257,8 +249,6 @@ if __name__ == "__main__":
     runs = [run("SQLite")]
     admin = os.environ.get("FERRY_BENCH_DATABASE_URL")
     if admin:
-        sys.path.insert(0, os.path.dirname(__file__))
-        from bench import postgres_database
         url, name = postgres_database(admin)
         try:
             runs.append(run("PostgreSQL", url))

@@ -58,6 +58,25 @@ async fn a_currency_switched_off_on_one_replica_is_off_on_another_within_a_secon
     }
 }
 
+/// A float BTC → ETH order created on `app`: its id and token.
+async fn new_order(app: &crate::helpers::TestApp) -> (String, String) {
+    let created = json_of(
+        app.post_json(
+            "/api/create-order",
+            &json!({
+                "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "direction": "from",
+                "type": "float", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            }),
+        )
+        .await,
+    )
+    .await;
+    (
+        created["data"]["id"].as_str().expect("an order").to_owned(),
+        created["data"]["token"].as_str().unwrap().to_owned(),
+    )
+}
+
 /// The order's events as a stream reads them: each `data:` line's status, in order.
 fn statuses_in(text: &str) -> Vec<String> {
     text.lines()
@@ -97,22 +116,7 @@ async fn an_order_event_written_on_one_replica_reaches_a_stream_on_another_withi
         return;
     };
     let second = spawn_replica_of(&first, |_| {}).await;
-    let created = json_of(
-        first
-            .post_json(
-                "/api/create-order",
-                &json!({
-                    "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "direction": "from",
-                    "type": "float", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-                }),
-            )
-            .await,
-    )
-    .await;
-    let (id, token) = (
-        created["data"]["id"].as_str().expect("an order").to_owned(),
-        created["data"]["token"].as_str().unwrap().to_owned(),
-    );
+    let (id, token) = new_order(&first).await;
     // The stream is served by the second replica, which never writes to this order.
     let mut stream = second
         .client
@@ -299,23 +303,8 @@ async fn with_redis_an_orders_open_streams_are_counted_across_replicas(db: Db) {
         return;
     };
     let second = spawn_replica_of(&first, two_per_order).await;
-    let created = json_of(
-        first
-            .post_json(
-                "/api/create-order",
-                &json!({
-                    "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "direction": "from",
-                    "type": "float", "toAddress": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-                }),
-            )
-            .await,
-    )
-    .await;
-    let path = format!(
-        "/api/orders/{}/events?token={}",
-        created["data"]["id"].as_str().unwrap(),
-        created["data"]["token"].as_str().unwrap()
-    );
+    let (id, token) = new_order(&first).await;
+    let path = format!("/api/orders/{id}/events?token={token}");
     let open = |app: &crate::helpers::TestApp| {
         let request = app.client.get(app.url(&path));
         async move { request.send().await.unwrap() }
