@@ -1140,15 +1140,37 @@ fn hash_password_now(password: &str) -> Result<String, AccountError> {
         .map_err(|e| AccountError::Internal(format!("hashing: {e}")))
 }
 
+/// Password hashes computed at once, at most: one per core. Each takes 19 MiB for its run, so
+/// a burst of sign-ins or sign-ups waits its turn instead of taking memory without bound (a
+/// thousand concurrent attempts would otherwise ask for 19 GB).
+fn hashing_turns() -> &'static tokio::sync::Semaphore {
+    static TURNS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    TURNS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
 /// Argon2id with the crate's defaults (19 MiB, 2 passes), off the async threads.
 async fn hash_password(password: String) -> Result<String, AccountError> {
-    tokio::task::spawn_blocking(move || hash_password_now(&password))
+    let turn = hashing_turns()
+        .acquire()
         .await
-        .map_err(|e| AccountError::Internal(format!("hashing task: {e}")))?
+        .map_err(|e| AccountError::Internal(format!("hashing turn: {e}")))?;
+    // The turn goes with the work: a caller that gives up does not free it early.
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        hash_password_now(&password)
+    })
+    .await
+    .map_err(|e| AccountError::Internal(format!("hashing task: {e}")))?
 }
 
 async fn verify_password(hash: String, password: String) -> bool {
+    let Ok(turn) = hashing_turns().acquire().await else {
+        return false;
+    };
     tokio::task::spawn_blocking(move || {
+        let _turn = turn;
         PasswordHash::new(&hash).is_ok_and(|parsed| {
             Argon2::default()
                 .verify_password(password.as_bytes(), &parsed)
