@@ -7,7 +7,7 @@ NPM ?= npm
 WEB_DEPS := web/node_modules/.package-lock.json
 E2E_DEPS := e2e/node_modules/.package-lock.json
 
-.PHONY: help run build web dev test lint fmt-check clippy nginx-setup check-deploy cluster-test cluster-test-short test-rust test-web e2e e2e-setup fuzz-api soak audit bench profile clean
+.PHONY: help run build web dev test lint fmt-check clippy soak-memory nginx-setup check-deploy cluster-test cluster-test-short test-rust test-web e2e e2e-setup fuzz-api soak audit bench profile clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -64,6 +64,9 @@ soak: ## load and faults, longer: 200 quoting clients for 60 s, five kill -9 rou
 	FERRY_SOAK_SECONDS=$${FERRY_SOAK_SECONDS:-60} FERRY_SOAK_ROUNDS=$${FERRY_SOAK_ROUNDS:-5} \
 	FERRY_TEST_DATABASE_URL=$${FERRY_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
 	  cargo test --release --test api -- --nocapture two_hundred_concurrent kill_9 hanging_provider smtp_outage
+
+soak-memory: build ## memory under mixed use: 30 min of load, 5 idle (SOAK_MINUTES, SOAK_IDLE_MINUTES, SOAK_DATABASE_URL for PostgreSQL); RSS <= 150 MB, flat while idle
+	python3 scripts/bench/memory_soak.py
 
 nginx-setup: # Debian's nginx and PyYAML, for the deploy check and the cluster test
 	@command -v nginx >/dev/null && python3 -c 'import yaml' 2>/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light python3-yaml; }

@@ -4,6 +4,43 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use ferry::config::Config;
 
+/// jemalloc rather than the system allocator: glibc keeps what each thread's arena once held, and
+/// password hashing (19 MiB per Argon2 hash, on whichever blocking thread runs it) and the
+/// multi-megabyte rate files left a server holding 400–850 MB of which its heap used 80
+/// (docs/benchmarks.md, "Memory under mixed use").
+#[cfg(feature = "jemalloc")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc returns freed pages to the system a few seconds after they are freed, but only when
+/// it next allocates, unless its background thread does it: without it, a server gone quiet
+/// would hold what its last busy minute used.
+fn return_freed_memory_while_idle() {
+    #[cfg(feature = "jemalloc")]
+    if let Err(error) = tikv_jemalloc_ctl::background_thread::write(true) {
+        tracing::warn!(%error, "jemalloc's background thread did not start: freed memory is returned only on allocation");
+    }
+}
+
+/// The heap as jemalloc sees it, in /metrics every 5 s: what the program holds
+/// (`ferry_heap_allocated_bytes`) and what the allocator keeps in memory for it
+/// (`ferry_heap_resident_bytes`), to tell a growing heap from an allocator that keeps too much.
+#[cfg(feature = "jemalloc")]
+async fn report_heap() {
+    use tikv_jemalloc_ctl::{epoch, stats};
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        every.tick().await;
+        if epoch::advance().is_err() {
+            continue;
+        }
+        if let (Ok(allocated), Ok(resident)) = (stats::allocated::read(), stats::resident::read()) {
+            metrics::gauge!("ferry_heap_allocated_bytes").set(allocated as f64);
+            metrics::gauge!("ferry_heap_resident_bytes").set(resident as f64);
+        }
+    }
+}
+
 /// Ferry: a self-hostable, non-custodial instant-swap exchange.
 ///
 /// Settings come from an optional ferry.toml and FERRY_* environment variables (env wins);
@@ -148,7 +185,12 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async move {
         match cli.command.unwrap_or(Command::Serve) {
-            Command::Serve => serve(config).await,
+            Command::Serve => {
+                return_freed_memory_while_idle();
+                #[cfg(feature = "jemalloc")]
+                tokio::spawn(report_heap());
+                serve(config).await
+            }
             Command::Migrate => migrate(config).await,
             Command::Backup { path } => backup(config, &path).await,
             Command::Db(DbCommand::Copy { from, to }) => copy_database(&config, &from, &to).await,

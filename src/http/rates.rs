@@ -83,7 +83,7 @@ async fn rate_file(
         let body = if gzip {
             // Compressing megabytes is work for a blocking thread, once per file.
             let zipping = file.clone();
-            let zipped = tokio::task::spawn_blocking(move || zipping.gzip().to_vec()).await;
+            let zipped = tokio::task::spawn_blocking(move || zipping.gzip()).await;
             match zipped {
                 Ok(bytes) => Body::from(bytes),
                 Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
