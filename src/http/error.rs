@@ -96,6 +96,10 @@ impl From<AccountError> for ApiError {
                 message,
                 retry_after,
             },
+            AccountError::Busy => ApiError::TooManyRequests {
+                message,
+                retry_after: 5,
+            },
             AccountError::NotFound => ApiError::NotFound,
             AccountError::Store(e) => ApiError::Internal(e.into()),
             AccountError::Internal(e) => ApiError::Internal(anyhow::anyhow!(e)),

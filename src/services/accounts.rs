@@ -75,6 +75,9 @@ pub enum AccountError {
     NotFound,
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Every hashing turn was taken for longer than a sign-in should wait (see `hashing_turns`).
+    #[error("Too many sign-ins at once; try again in a few seconds")]
+    Busy,
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -277,7 +280,7 @@ impl Accounts {
             .as_ref()
             .and_then(|u| u.password_hash.clone())
             .unwrap_or_else(|| self.dummy_hash.clone());
-        let matches = verify_password(hash, password.to_owned()).await;
+        let matches = verify_password(hash, password.to_owned()).await?;
         let Some(user) = user.filter(|u| matches && u.password_hash.is_some()) else {
             self.record_failures(&keys, now).await?;
             return Err(AccountError::InvalidCredentials);
@@ -669,7 +672,7 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         let keys = [format!("login:{}", user.email)];
         self.check_throttles(&keys, now).await?;
-        if !verify_password(hash, password.to_owned()).await {
+        if !verify_password(hash, password.to_owned()).await? {
             self.record_failures(&keys, now).await?;
             return Err(AccountError::WrongPassword);
         }
@@ -1150,12 +1153,21 @@ fn hashing_turns() -> &'static tokio::sync::Semaphore {
     })
 }
 
+/// How long a password waits for a hashing turn before the answer is "busy, try again": a flood
+/// of attempts then delays honest sign-ins by seconds, not until the request times out.
+const HASHING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+async fn hashing_turn() -> Result<tokio::sync::SemaphorePermit<'static>, AccountError> {
+    match tokio::time::timeout(HASHING_WAIT, hashing_turns().acquire()).await {
+        Ok(Ok(turn)) => Ok(turn),
+        Ok(Err(closed)) => Err(AccountError::Internal(format!("hashing turn: {closed}"))),
+        Err(_) => Err(AccountError::Busy),
+    }
+}
+
 /// Argon2id with the crate's defaults (19 MiB, 2 passes), off the async threads.
 async fn hash_password(password: String) -> Result<String, AccountError> {
-    let turn = hashing_turns()
-        .acquire()
-        .await
-        .map_err(|e| AccountError::Internal(format!("hashing turn: {e}")))?;
+    let turn = hashing_turn().await?;
     // The turn goes with the work: a caller that gives up does not free it early.
     tokio::task::spawn_blocking(move || {
         let _turn = turn;
@@ -1165,11 +1177,9 @@ async fn hash_password(password: String) -> Result<String, AccountError> {
     .map_err(|e| AccountError::Internal(format!("hashing task: {e}")))?
 }
 
-async fn verify_password(hash: String, password: String) -> bool {
-    let Ok(turn) = hashing_turns().acquire().await else {
-        return false;
-    };
-    tokio::task::spawn_blocking(move || {
+async fn verify_password(hash: String, password: String) -> Result<bool, AccountError> {
+    let turn = hashing_turn().await?;
+    let checked = tokio::task::spawn_blocking(move || {
         let _turn = turn;
         PasswordHash::new(&hash).is_ok_and(|parsed| {
             Argon2::default()
@@ -1178,12 +1188,30 @@ async fn verify_password(hash: String, password: String) -> bool {
         })
     })
     .await
-    .unwrap_or(false)
+    .map_err(|e| AccountError::Internal(format!("hashing task: {e}")))?;
+    Ok(checked)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_password_waits_for_a_hashing_turn_then_hears_busy() {
+        let all = u32::try_from(hashing_turns().available_permits()).expect("a few turns");
+        let taken = hashing_turns().acquire_many(all).await.expect("open");
+        let waited = tokio::time::Instant::now();
+        let answer = verify_password(String::new(), "Secret12".into()).await;
+        assert!(matches!(answer, Err(AccountError::Busy)), "{answer:?}");
+        assert_eq!(waited.elapsed(), HASHING_WAIT);
+        drop(taken);
+        // With a turn free, the same call runs (an unparsable hash matches nothing).
+        assert!(
+            !verify_password(String::new(), "Secret12".into())
+                .await
+                .expect("a turn")
+        );
+    }
 
     #[test]
     fn recovery_codes_are_four_groups_of_four() {
