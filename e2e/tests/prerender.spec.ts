@@ -2,6 +2,7 @@
 // app takes it over (hydrates it) without rendering anything else (src/http/spa.rs, web/src/main.tsx).
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 
+import { ADDRESSES } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -70,6 +71,36 @@ test('the app takes every prerendered page over without a mismatch', async ({ pa
   await hydrated(page);
   await page.getByRole('button', { name: new RegExp(en('nav.language')) }).click();
   await expect(page.getByRole('menuitem', { name: '日本語' })).toBeVisible();
+});
+
+test('what a visitor types before the app takes the page over is kept, and the order is made with it', async ({
+  page,
+}) => {
+  // A slow phone: the page's HTML is on screen, the app's entry script has not run yet.
+  let release!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.js', async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto('/exchange/btc-eth', { waitUntil: 'commit' });
+  await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
+  await page.getByLabel('You send', { exact: true }).fill('0.02');
+  await page.getByLabel('Fixed rate (1.0%)').check();
+  expect(await page.evaluate(() => Object.keys(document.querySelector('#root > *')!).length)).toBe(0);
+
+  release();
+  await hydrated(page);
+  // The quote for the typed amount comes, and the widget renders again with it.
+  await expect(page.getByTestId('fixed-hold')).toHaveText(/^Amount held \d+:\d\d/);
+  await expect(page.getByLabel('Destination address')).toHaveValue(ADDRESSES.ETH);
+  await expect(page.getByLabel('You send', { exact: true })).toHaveValue('0.02');
+  await expect(page.getByLabel('Fixed rate (1.0%)')).toBeChecked();
+
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  await expect(page.getByTestId('destination').first()).toContainText(ADDRESSES.ETH.slice(0, 6));
+  await expect(page.getByTestId('deposit-amount').first()).toHaveText(/^0\.02 BTC/);
 });
 
 test('a chosen language comes back prerendered after a reload', async ({ page }) => {

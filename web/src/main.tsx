@@ -20,14 +20,19 @@ function handOverHead() {
 }
 
 async function start() {
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root');
+  // What keeps a prerendered page's typing through hydration loads beside the texts, outside
+  // the entry chunk; without it the page is still taken over.
+  const keeping = root.dataset.prerendered
+    ? import('@/lib/typed-before-hydration').catch(() => null)
+    : null;
   // The page's language is loaded before the first paint: no flash of English.
   await initI18n();
   rememberLanguageForServer();
   // The session is an HttpOnly cookie now: a token an older version stored readably goes.
   forgetLegacyToken();
   handOverHead();
-  const root = document.getElementById('root');
-  if (!root) throw new Error('index.html has no #root');
   const app = (
     <StrictMode>
       <AppProvider client={createQueryClient()}>
@@ -36,8 +41,10 @@ async function start() {
     </StrictMode>
   );
   // The server may have sent the page's first screen, prerendered in one language (src/http/
-  // spa.rs): the app takes it over when that is the language it resolved, else renders anew.
+  // spa.rs): the app takes it over, with whatever was typed into it meanwhile, when that is the
+  // language it resolved, else renders anew.
   if (root.dataset.prerendered && root.dataset.prerendered === i18n.resolvedLanguage) {
+    (await keeping)?.keepTypedThroughHydration(root);
     hydrateRoot(root, app);
   } else {
     root.replaceChildren();

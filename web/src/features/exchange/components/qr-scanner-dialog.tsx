@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 
-import { addressFromQr } from '../lib/address-rules';
+import { addressFromQr } from '../lib/qr-address';
 
 const SCAN_EVERY_MS = 125;
 const PAUSE_AFTER_DETECTION_MS = 800;

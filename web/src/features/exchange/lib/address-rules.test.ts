@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { addressFromQr, checkAddress, needsMemo, networkLabel } from './address-rules';
+import { checkAddress, needsMemo, networkLabel } from './address-rules';
+import { addressFromQr } from './qr-address';
 
 const c = (code: string, coin: string, network: string) => ({ code, coin, network });
 

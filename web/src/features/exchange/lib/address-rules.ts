@@ -1,7 +1,7 @@
 // The client's address rules of spec/exchange.md §5, checked on blur and before creation. The
 // server checks checksums too; its verdict is shown when these patterns pass.
 import type { Currency } from '../types';
-import { MEMO_COINS, NETWORK_BADGES, QR_PREFIXES } from './constants';
+import { MEMO_COINS, NETWORK_BADGES } from './constants';
 import { type InvoiceReason, isLightning, looksLikeInvoice } from './lightning';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
@@ -109,17 +109,4 @@ export function needsMemo(
   currency: Pick<Currency, 'code' | 'coin'> & { tag?: string | null },
 ): boolean {
   return MEMO_COINS.includes(currency.code) || MEMO_COINS.includes(currency.coin) || !!currency.tag;
-}
-
-/** Strips a coin URI prefix and any query part from scanned QR text (§5). */
-export function addressFromQr(text: string): string {
-  let value = text.trim();
-  const lower = value.toLowerCase();
-  for (const prefix of QR_PREFIXES) {
-    if (lower.startsWith(prefix)) {
-      value = value.slice(prefix.length);
-      break;
-    }
-  }
-  return value.split('?')[0]?.split('@')[0] ?? '';
 }

@@ -69,16 +69,6 @@ export const NETWORK_BADGES: Record<string, string> = { ETH: 'ERC20', BSC: 'BEP2
 export const MEMO_COINS = ['XLM', 'ATOM', 'EOS', 'TWTBSC'];
 
 /** Coin URI prefixes stripped from scanned QR text (§5). */
-export const QR_PREFIXES = [
-  'bitcoin:',
-  'ethereum:',
-  'litecoin:',
-  'xrp:',
-  'bep20:',
-  'trc20:',
-  'lightning:',
-];
-
 export const INITIAL_PAIR = { from: 'BTC', to: 'ETH' } as const;
 export const HOME_PAIR = { from: 'BTC', to: 'USDTBSC' } as const;
 export const NEW_EXCHANGE_AMOUNT = '0.01';

@@ -1,0 +1,105 @@
+// A field typed into on the server's HTML, before React hydrates it, keeps what was typed once a
+// later render comes: React alone puts the prerendered value back (the defect this module fixes).
+import { act, useState } from 'react';
+import { hydrateRoot, type Root } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { keepTypedThroughHydration } from './typed-before-hydration';
+
+/** A form like the widget's: controlled fields, and a render that comes later (a quote). */
+function Form({ rerender }: { rerender: (fn: () => void) => void }) {
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('0.01');
+  const [rate, setRate] = useState('float');
+  const [agreed, setAgreed] = useState(false);
+  const [network, setNetwork] = useState('eth');
+  const [, setTick] = useState(0);
+  rerender(() => setTick((tick) => tick + 1));
+  return (
+    <form>
+      <input aria-label="address" value={address} onChange={(e) => setAddress(e.target.value)} />
+      <input aria-label="amount" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      {['float', 'fixed'].map((type) => (
+        <input
+          key={type}
+          type="radio"
+          name="rate"
+          aria-label={type}
+          checked={rate === type}
+          onChange={() => setRate(type)}
+        />
+      ))}
+      <input
+        type="checkbox"
+        aria-label="agreed"
+        checked={agreed}
+        onChange={(e) => setAgreed(e.target.checked)}
+      />
+      <select aria-label="network" value={network} onChange={(e) => setNetwork(e.target.value)}>
+        <option value="eth">ETH</option>
+        <option value="arb">ARB</option>
+      </select>
+      <output>{`${address}|${amount}|${rate}|${agreed}|${network}`}</output>
+    </form>
+  );
+}
+
+// Hydrated here by hand, not through Testing Library: tell React that act() is in use.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root | undefined;
+let container: HTMLElement | undefined;
+afterEach(() => {
+  act(() => root?.unmount());
+  container?.remove();
+  vi.useRealTimers();
+});
+
+/** The server's HTML in the page, typed into, then hydrated (with or without the module). */
+async function typeThenHydrate(keep: boolean) {
+  let rerender = () => {};
+  const form = <Form rerender={(fn) => (rerender = fn)} />;
+  container = document.createElement('div');
+  container.innerHTML = renderToString(<Form rerender={() => {}} />);
+  document.body.append(container);
+  const field = (label: string) =>
+    container!.querySelector<HTMLInputElement & HTMLSelectElement>(`[aria-label="${label}"]`)!;
+  // The visitor, before any script ran.
+  field('address').value = '0x52908400098527886E0F7030069857D2E4169EE7';
+  field('amount').value = '0.5';
+  field('fixed').checked = true;
+  field('agreed').checked = true;
+  field('network').value = 'arb';
+
+  vi.useFakeTimers();
+  if (keep) keepTypedThroughHydration(container);
+  await act(async () => {
+    root = hydrateRoot(container!, form);
+  });
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(100);
+  });
+  // Something else renders the form afterwards.
+  await act(async () => rerender());
+  return { field, shown: container.querySelector('output')!.textContent };
+}
+
+describe('typing before the app takes over', () => {
+  it('is kept in the fields and in the state once React has the page', async () => {
+    const { field, shown } = await typeThenHydrate(true);
+    expect(shown).toBe('0x52908400098527886E0F7030069857D2E4169EE7|0.5|fixed|true|arb');
+    expect(field('address').value).toBe('0x52908400098527886E0F7030069857D2E4169EE7');
+    expect(field('amount').value).toBe('0.5');
+    expect(field('fixed').checked).toBe(true);
+    expect(field('float').checked).toBe(false);
+    expect(field('agreed').checked).toBe(true);
+    expect(field('network').value).toBe('arb');
+  });
+
+  it('is lost by React alone on the next render (what the module is for)', async () => {
+    const { field, shown } = await typeThenHydrate(false);
+    expect(shown).toBe('|0.01|float|false|eth');
+    expect(field('address').value).toBe('');
+  });
+});

@@ -1,0 +1,121 @@
+// What a visitor types into a prerendered page before the app has taken it over must survive.
+//
+// React 19 leaves the DOM's value alone while it hydrates a field, but the component's state
+// still holds the prerendered value: the next render of that field (a quote arriving, say) puts
+// the old value back, and the order would be made without the address the visitor typed.
+// React's fix (facebook/react#33129) sits behind a flag its stable builds leave off. So the app
+// remembers every field the visitor changed, and once React has taken a field over, replays the
+// change as the event React listens for: `input` for text, a click for a radio or checkbox,
+// `change` for a select. The component's own handler then sees it as typed.
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** What the visitor left in a field: its text, or for a radio or checkbox whether it is on. */
+type Typed = { value: string } | { checked: boolean };
+
+/** How often to look whether React has taken a remembered field over, and for how long. */
+const POLL_MS = 50;
+const GIVE_UP_MS = 30_000;
+
+const NOT_TYPED_INTO = new Set(['hidden', 'file', 'submit', 'reset', 'button', 'image']);
+
+function isField(node: EventTarget | null): node is Field {
+  if (node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement) return true;
+  return node instanceof HTMLInputElement && !NOT_TYPED_INTO.has(node.type);
+}
+
+function isCheckable(field: Field): field is HTMLInputElement {
+  return field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox');
+}
+
+/** The field as it is now, if the visitor (or the browser's autofill) changed it from the HTML. */
+function changedFromHtml(field: Field): Typed | null {
+  if (isCheckable(field)) {
+    return field.checked === field.defaultChecked ? null : { checked: field.checked };
+  }
+  if (field instanceof HTMLSelectElement) {
+    const changed = [...field.options].some((option) => option.selected !== option.defaultSelected);
+    return changed ? { value: field.value } : null;
+  }
+  return field.value === field.defaultValue ? null : { value: field.value };
+}
+
+function readTyped(field: Field): Typed {
+  return isCheckable(field) ? { checked: field.checked } : { value: field.value };
+}
+
+/** React has hydrated this element: it keeps its props on the node from then on. */
+function takenOver(element: Element): boolean {
+  return Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+}
+
+/**
+ * Sets the field to what the visitor typed so that React sees a change. React compares the DOM
+ * with the value it last knew (its tracker, updated by the element's `value`/`checked` setter),
+ * so the field is first set through that setter to something else, then to the typed value
+ * without it, and the event follows.
+ */
+function replay(field: Field, typed: Typed) {
+  if ('checked' in typed) {
+    const input = field as HTMLInputElement;
+    // A radio goes off only because another in its group went on: that one is replayed.
+    if (input.type === 'radio' && !typed.checked) return;
+    input.checked = !typed.checked;
+    input.click();
+    return;
+  }
+  if (field instanceof HTMLSelectElement) {
+    field.value = typed.value;
+    field.dispatchEvent(new Event('change', { bubbles: true }));
+    return;
+  }
+  field.value = typed.value === '' ? ' ' : '';
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set;
+  setter?.call(field, typed.value);
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/**
+ * Call just before hydrating `root`: remembers what was typed into its fields so far, and what is
+ * typed into fields React has not yet taken over, and hands each to React once it has. It stops
+ * once React has taken over every field (or after half a minute, for a page that never loads).
+ */
+export function keepTypedThroughHydration(root: HTMLElement) {
+  const pending = new Map<Field, Typed>();
+  for (const field of root.querySelectorAll('input, textarea, select')) {
+    if (!isField(field)) continue;
+    const typed = changedFromHtml(field);
+    if (typed) pending.set(field, typed);
+  }
+  // Typed after React took the field over: React handled it. Before: it is remembered. Events
+  // this module dispatches are not trusted, and not remembered.
+  const remember = (event: Event) => {
+    const field = event.target;
+    if (!event.isTrusted || !isField(field) || !root.contains(field)) return;
+    if (takenOver(field)) pending.delete(field);
+    else pending.set(field, readTyped(field));
+  };
+  root.addEventListener('input', remember, true);
+  root.addEventListener('change', remember, true);
+
+  const started = Date.now();
+  const handOver = () => {
+    for (const [field, typed] of pending) {
+      if (!field.isConnected) pending.delete(field);
+      else if (takenOver(field)) {
+        pending.delete(field);
+        replay(field, typed);
+      }
+    }
+    const waiting =
+      pending.size > 0 ||
+      [...root.querySelectorAll('input, textarea, select')].some((field) => !takenOver(field));
+    if (waiting && Date.now() - started < GIVE_UP_MS) {
+      setTimeout(handOver, POLL_MS);
+      return;
+    }
+    root.removeEventListener('input', remember, true);
+    root.removeEventListener('change', remember, true);
+  };
+  setTimeout(handOver, POLL_MS);
+}
