@@ -284,7 +284,12 @@ async fn sandbox_deposit(
     let services = ferry::services(&config, store.clone()).await?;
     let order = services
         .orders
-        .deposit(order_id, amount, ferry::now_unix())
+        .deposit(
+            order_id,
+            amount,
+            ferry::now_unix(),
+            Some(cli_audit("order.deposit", ("order", order_id))),
+        )
         .await?;
     println!(
         "order {} is {} (received {} {})",
@@ -295,6 +300,21 @@ async fn sandbox_deposit(
     );
     store.close().await;
     Ok(())
+}
+
+/// The audit entry of an act done with this command: by `cli`, as the machine's user
+/// (`login@host`, from the environment).
+fn cli_audit(action: &str, subject: (&str, &str)) -> ferry::store::AuditEntry {
+    let user = std::env::var("SUDO_USER")
+        .or_else(|_| std::env::var("USER"))
+        .unwrap_or_else(|_| "unknown".into());
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "localhost".into());
+    let actor = ferry::domain::operator::Actor::Cli {
+        login: format!("{user}@{host}"),
+    };
+    ferry::store::AuditEntry::new(&actor, action, subject, ferry::now_unix())
 }
 
 async fn incident(config: Config, command: IncidentCommand) -> anyhow::Result<()> {
@@ -310,14 +330,21 @@ async fn incident(config: Config, command: IncidentCommand) -> anyhow::Result<()
     let now = ferry::now_unix();
     match command {
         IncidentCommand::Open { title, description } => {
-            println!("{}", status.open_incident(&title, &description, now).await?);
+            let audit = cli_audit("incident.open", ("incident", ""));
+            let (id, _) = status
+                .open_incident(&title, &description, now, audit)
+                .await?;
+            println!("{id}");
         }
         IncidentCommand::Update {
             id,
             status: state,
             message,
         } => {
-            status.update_incident(&id, &state, &message, now).await?;
+            let audit = cli_audit("incident.update", ("incident", &id));
+            status
+                .update_incident(&id, &state, &message, now, &audit)
+                .await?;
             println!("{id} {state}");
         }
         IncidentCommand::List => {
@@ -357,11 +384,15 @@ async fn payouts(config: Config, command: PayoutCommand) -> anyhow::Result<()> {
             }
         }
         PayoutCommand::Paid { id, txid } => {
-            ledger.close_payout(&id, true, Some(&txid), now).await?;
+            let audit = cli_audit("payout.close", ("payout", &id));
+            ledger
+                .close_payout(&id, true, Some(&txid), now, &audit)
+                .await?;
             println!("{id} paid");
         }
         PayoutCommand::Reject { id } => {
-            ledger.close_payout(&id, false, None, now).await?;
+            let audit = cli_audit("payout.close", ("payout", &id));
+            ledger.close_payout(&id, false, None, now, &audit).await?;
             println!("{id} rejected");
         }
     }
@@ -405,7 +436,8 @@ async fn currency(config: Config, command: CurrencyCommand) -> anyhow::Result<()
         recv_enabled: recv.or(current.as_ref().and_then(|c| c.recv_enabled)),
         updated_at: ferry::now_unix(),
     };
-    store.set_currency_override(&value).await?;
+    let audit = cli_audit("currency.set", ("currency", &value.code));
+    store.set_currency_override(&value, &audit).await?;
     println!(
         "{}: send {:?}, recv {:?} (running servers pick this up within 30 s)",
         value.code, value.send_enabled, value.recv_enabled

@@ -8,6 +8,7 @@ pub mod fees;
 pub mod language;
 pub mod lightning;
 pub mod money;
+pub mod operator;
 pub mod order;
 pub mod referral;
 pub mod secret;

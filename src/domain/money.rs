@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Most decimals an incoming amount may carry (no coin Ferry lists has more).
 pub const MAX_INPUT_DECIMALS: u32 = 18;
@@ -89,6 +89,13 @@ impl<'de> Deserialize<'de> for AmountInput {
                 "amount must be a string or a number",
             )),
         }
+    }
+}
+
+/// As its text: what was asked, as the audit log hashes it.
+impl Serialize for AmountInput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
     }
 }
 

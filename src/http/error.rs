@@ -36,6 +36,9 @@ pub enum ApiError {
         message: String,
         data: serde_json::Value,
     },
+    /// 409: an audited act whose `Idempotency-Key` an earlier request used (see `admin`).
+    #[error("This request was already carried out")]
+    Replayed,
     /// 422: well-formed, but refused as it stands (an idempotency key reused for another request).
     #[error("{0}")]
     Unprocessable(String),
@@ -57,7 +60,9 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound | ApiError::NotFoundWith(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) | ApiError::ConflictWith { .. } => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::ConflictWith { .. } | ApiError::Replayed => {
+                StatusCode::CONFLICT
+            }
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -109,7 +114,10 @@ impl From<AccountError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
-        ApiError::Internal(error.into())
+        match error {
+            StoreError::Replayed => ApiError::Replayed,
+            _ => ApiError::Internal(error.into()),
+        }
     }
 }
 

@@ -112,3 +112,28 @@ where
             })
     }
 }
+
+/// Longest `Idempotency-Key` accepted.
+const IDEMPOTENCY_KEY_LIMIT: usize = 128;
+
+/// The request's `Idempotency-Key` (trimmed; none when absent or blank): a retry with the same
+/// key and request is answered as the first request was, and does nothing twice.
+pub struct IdempotencyKeyHeader(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKeyHeader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let key = parts
+            .headers
+            .get("idempotency-key")
+            .map(|v| v.to_str().map(str::trim))
+            .transpose()
+            .map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?
+            .filter(|k| !k.is_empty());
+        if key.is_some_and(|k| k.len() > IDEMPOTENCY_KEY_LIMIT) {
+            return Err(ApiError::BadRequest("Idempotency-Key is too long".into()));
+        }
+        Ok(IdempotencyKeyHeader(key.map(str::to_owned)))
+    }
+}

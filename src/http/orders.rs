@@ -10,14 +10,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::AppState;
+use super::admin::AdminCall;
 use super::auth::MaybeUser;
 use super::error::ApiError;
-use super::extract::{ApiJson, ApiQuery, ClientAddress};
+use super::extract::{ApiJson, ApiQuery, ClientAddress, IdempotencyKeyHeader};
 use crate::domain::currency::Currency;
 use crate::domain::fees::{Direction, RateType};
 use crate::domain::money::AmountInput;
@@ -103,9 +104,6 @@ fn default_rate_type() -> RateType {
     RateType::Float
 }
 
-/// Longest `Idempotency-Key` accepted.
-const IDEMPOTENCY_KEY_LIMIT: usize = 128;
-
 #[utoipa::path(
     post,
     path = "/api/create-order",
@@ -119,7 +117,7 @@ async fn create_order(
     State(state): State<AppState>,
     client: ClientAddress,
     MaybeUser(user): MaybeUser,
-    headers: HeaderMap,
+    IdempotencyKeyHeader(key): IdempotencyKeyHeader,
     ApiJson(body): ApiJson<CreateOrderRequest>,
 ) -> Result<Json<Value>, ApiError> {
     // First of all: a flood is refused before it costs a quote or a call to a provider.
@@ -129,15 +127,6 @@ async fn create_order(
         .take(&client.key())
         .await
         .map_err(|wait| ApiError::too_many("orders", wait))?;
-    let key = headers
-        .get("idempotency-key")
-        .map(|v| v.to_str().map(str::trim))
-        .transpose()
-        .map_err(|_| ApiError::BadRequest("Idempotency-Key must be visible ASCII".into()))?
-        .filter(|k| !k.is_empty());
-    if key.is_some_and(|k| k.len() > IDEMPOTENCY_KEY_LIMIT) {
-        return Err(ApiError::BadRequest("Idempotency-Key is too long".into()));
-    }
     let affiliate = state
         .partners
         .ledger
@@ -160,7 +149,7 @@ async fn create_order(
                 refund_address: body.refund_address.as_deref(),
                 refund_tag: body.refund_tag.as_deref(),
                 metadata: body.metadata.as_deref(),
-                idempotency_key: key,
+                idempotency_key: key.as_deref(),
                 idempotency_ttl_seconds: IDEMPOTENCY_KEY_TTL_SECONDS,
                 replay_only_while_new: false,
                 caller: &client.key().label(),
@@ -743,48 +732,60 @@ fn transaction_view(
     })
 }
 
-#[derive(Deserialize)]
-pub struct SandboxDepositRequest {
+#[derive(Deserialize, Serialize)]
+pub(super) struct SandboxDepositRequest {
     order_id: String,
     #[serde(default)]
     amount: Option<AmountInput>,
 }
 
-/// `POST /api/admin/sandbox/deposit`: simulates the customer's deposit.
-pub async fn simulate_deposit(
+/// `POST /api/admin/sandbox/deposit`: simulates the customer's deposit (audited).
+pub(super) async fn simulate_deposit(
     State(state): State<AppState>,
+    call: AdminCall,
     ApiJson(body): ApiJson<SandboxDepositRequest>,
 ) -> Result<Json<Value>, ApiError> {
     if !state.config.is_sandbox() {
         return Err(ApiError::NotFound);
     }
-    let amount = deposit_amount(body.amount)?;
-    let order = state
-        .orders
-        .deposit(body.order_id.trim(), amount, crate::now_unix())
-        .await?;
-    Ok(order_answer(&state.orders, &order))
+    let id = body.order_id.trim();
+    let audit = call.audit("order.deposit", ("order", id), &body);
+    let amount = deposit_amount(body.amount.clone())?;
+    call.once(&state, &audit, async {
+        let order = state
+            .orders
+            .deposit(id, amount, crate::now_unix(), Some(audit.clone()))
+            .await?;
+        Ok(order_answer(&state.orders, &order))
+    })
+    .await
 }
 
-#[derive(Deserialize)]
-pub struct SandboxExpiryRequest {
+#[derive(Deserialize, Serialize)]
+pub(super) struct SandboxExpiryRequest {
     order_id: String,
 }
 
 /// `POST /api/admin/sandbox/expire`: the order's deposit window closes now, as if its time had
 /// run out (so a late deposit can be tried without waiting half an hour).
-pub async fn simulate_expiry(
+pub(super) async fn simulate_expiry(
     State(state): State<AppState>,
+    call: AdminCall,
     ApiJson(body): ApiJson<SandboxExpiryRequest>,
 ) -> Result<Json<Value>, ApiError> {
     if !state.config.is_sandbox() {
         return Err(ApiError::NotFound);
     }
-    let order = state
-        .orders
-        .expire_now(body.order_id.trim(), crate::now_unix())
-        .await?;
-    Ok(order_answer(&state.orders, &order))
+    let id = body.order_id.trim();
+    let audit = call.audit("order.expire", ("order", id), &body);
+    call.once(&state, &audit, async {
+        let order = state
+            .orders
+            .expire_now(id, crate::now_unix(), audit.clone())
+            .await?;
+        Ok(order_answer(&state.orders, &order))
+    })
+    .await
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -821,7 +822,7 @@ async fn simulate_own_deposit(
         .await?;
     let order = state
         .orders
-        .deposit(&order.id, amount, crate::now_unix())
+        .deposit(&order.id, amount, crate::now_unix(), None)
         .await?;
     Ok(order_answer(&state.orders, &order))
 }

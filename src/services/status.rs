@@ -14,7 +14,7 @@ use crate::domain::currency::Catalogue;
 use crate::domain::fees::RateType;
 use crate::providers::LiquidityProvider;
 use crate::services::availability::CurrencySwitches;
-use crate::store::{DynStore, Incident, IncidentUpdate, StatusCheck, StoreError};
+use crate::store::{AuditEntry, DynStore, Incident, IncidentUpdate, StatusCheck, StoreError};
 
 pub const OPERATIONAL: &str = "operational";
 pub const DEGRADED: &str = "degraded";
@@ -337,44 +337,56 @@ impl StatusService {
     }
 
     /// Opens an incident (`ferry admin incident open`).
+    /// Opens an incident, with the audit entry of who did; its id and the entry's.
     pub async fn open_incident(
         &self,
         title: &str,
         description: &str,
         now: i64,
-    ) -> Result<String, IncidentError> {
+        audit: AuditEntry,
+    ) -> Result<(String, i64), IncidentError> {
         let title = title.trim();
         if title.is_empty() || title.chars().count() > 200 {
             return Err(IncidentError::Invalid("a title of 1 to 200 characters"));
         }
         let id = format!("inc-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-        self.store
-            .insert_incident(&Incident {
-                id: id.clone(),
-                title: title.to_owned(),
-                description: description.trim().to_owned(),
-                status: "investigating".into(),
-                created_at: now,
-                updated_at: now,
-                updates: vec![IncidentUpdate {
+        let audit = AuditEntry {
+            subject_id: id.clone(),
+            ..audit
+        };
+        let audit_id = self
+            .store
+            .insert_incident(
+                &Incident {
+                    id: id.clone(),
+                    title: title.to_owned(),
+                    description: description.trim().to_owned(),
                     status: "investigating".into(),
-                    message: description.trim().to_owned(),
                     created_at: now,
-                }],
-            })
+                    updated_at: now,
+                    updates: vec![IncidentUpdate {
+                        status: "investigating".into(),
+                        message: description.trim().to_owned(),
+                        created_at: now,
+                    }],
+                },
+                &audit,
+            )
             .await?;
         self.forget_report();
-        Ok(id)
+        Ok((id, audit_id))
     }
 
     /// Posts an update (`ferry admin incident update`), possibly resolving it.
+    /// With the audit entry of who did; the entry's id.
     pub async fn update_incident(
         &self,
         id: &str,
         status: &str,
         message: &str,
         now: i64,
-    ) -> Result<(), IncidentError> {
+        audit: &AuditEntry,
+    ) -> Result<i64, IncidentError> {
         if !INCIDENT_STATUSES.contains(&status) {
             return Err(IncidentError::Invalid(
                 "a status: investigating, identified, monitoring or resolved",
@@ -385,11 +397,13 @@ impl StatusService {
             message: message.trim().to_owned(),
             created_at: now,
         };
-        if !self.store.update_incident(id, &update).await? {
-            return Err(IncidentError::NotFound(id.to_owned()));
-        }
+        let audit_id = self
+            .store
+            .update_incident(id, &update, audit)
+            .await?
+            .ok_or_else(|| IncidentError::NotFound(id.to_owned()))?;
         self.forget_report();
-        Ok(())
+        Ok(audit_id)
     }
 
     pub async fn incidents(&self) -> Result<Vec<Incident>, StoreError> {

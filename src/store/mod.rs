@@ -6,6 +6,7 @@
 //! for the places where their DDL differs.
 
 mod accounts;
+mod admin;
 pub mod copy;
 mod migrations;
 mod order_writer;
@@ -27,6 +28,7 @@ pub use accounts::{
     AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserChange,
     UserRecord, UserToken,
 };
+pub use admin::{AdminStore, AuditEntry, AuditFilter, AuditRecord};
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
 };
@@ -43,6 +45,10 @@ pub enum StoreError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("a unique value is already taken")]
     Conflict,
+    /// An audited act whose actor and `Idempotency-Key` an earlier request already used:
+    /// nothing was written.
+    #[error("this request was already carried out")]
+    Replayed,
     /// A stored value that does not parse: the database was changed by hand or by a bug.
     #[error("corrupt stored value: {0}")]
     Corrupt(String),
@@ -171,7 +177,7 @@ impl OrderRecord {
 
 /// The consequences of an order's change, written in the same transaction as the change (the
 /// outbox pattern): a crash can lose or double none of them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct OrderEffects {
     /// The order's commission as it now stands (inserted or replaced).
     pub commission: Option<Commission>,
@@ -179,6 +185,8 @@ pub struct OrderEffects {
     pub webhooks: Vec<WebhookDelivery>,
     /// Mails, sent later by the mail worker.
     pub mails: Vec<MailRecord>,
+    /// The back office's record of the act that made the change, if an operator's did.
+    pub audit: Option<AuditEntry>,
 }
 
 /// An `Idempotency-Key` as its caller's: `scope` names the caller (see `services::orders`).
@@ -244,7 +252,9 @@ pub struct OrderEventRecord {
 }
 
 #[async_trait]
-pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'static {
+pub trait Store:
+    AccountStore + StatusStore + PartnerStore + AdminStore + Send + Sync + 'static
+{
     fn backend(&self) -> Backend;
 
     /// Answers when the database does (for `/readyz`).
@@ -255,7 +265,13 @@ pub trait Store: AccountStore + StatusStore + PartnerStore + Send + Sync + 'stat
 
     async fn count_referral_clicks(&self, referral_code: &str) -> Result<i64, StoreError>;
 
-    async fn set_currency_override(&self, value: &CurrencyOverride) -> Result<(), StoreError>;
+    /// Sets a currency's switches, with the audit entry of who did (its `before` and `after`
+    /// are filled in here, in the same transaction).
+    async fn set_currency_override(
+        &self,
+        value: &CurrencyOverride,
+        audit: &AuditEntry,
+    ) -> Result<i64, StoreError>;
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError>;
 

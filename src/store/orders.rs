@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
 
+use super::admin::insert_audit;
 use super::sql::SqlStore;
 use super::{
     Backend, Commission, IdempotencyClaim, IdempotencyKey, MailRecord, NewOrderRecord, OrderChange,
@@ -146,8 +147,12 @@ async fn append_event(
     Ok(())
 }
 
-/// Writes the consequences of an order's change inside its transaction.
-async fn write_effects(tx: &mut Tx<'_>, effects: &OrderEffects) -> Result<(), sqlx::Error> {
+/// Writes the consequences of an order's change inside its transaction, and the audit entry of
+/// the operator's act that made it (a replayed act rolls the change back).
+async fn write_effects(tx: &mut Tx<'_>, effects: &OrderEffects) -> Result<(), StoreError> {
+    if let Some(audit) = &effects.audit {
+        insert_audit(&mut **tx, audit).await?;
+    }
     if let Some(c) = &effects.commission {
         upsert_commission(tx, c).await?;
     }

@@ -5,9 +5,10 @@ use async_trait::async_trait;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::admin::insert_audit;
 use super::orders::{ORDER_COLUMNS, insert_delivery, orders_from_rows};
 use super::sql::SqlStore;
-use super::{OrderRecord, StoreError};
+use super::{AuditEntry, OrderRecord, StoreError};
 
 /// An API key as stored. Its secret is derived, never stored (see `services::partners::keys`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,13 +140,17 @@ pub trait PartnerStore: Send + Sync {
     /// Payouts in `status` (or all), oldest first (the operator's queue).
     async fn payouts(&self, status: Option<&str>, limit: i64) -> Result<Vec<Payout>, StoreError>;
     /// Closes an open request as `paid` or `rejected`; `false` when it is not open.
+    /// Closes an open payout request with the audit entry of who did (its `before` and
+    /// `after` filled in here, in the same transaction); the entry's id, `None` when there is
+    /// no open request with this id.
     async fn close_payout(
         &self,
         id: &str,
         status: &str,
         txid: Option<&str>,
         now: i64,
-    ) -> Result<bool, StoreError>;
+        audit: &AuditEntry,
+    ) -> Result<Option<i64>, StoreError>;
 
     /// Sets where an order's status mails go; `false` for an unknown order.
     async fn set_order_email(&self, order_id: &str, email: &str) -> Result<bool, StoreError>;
@@ -481,7 +486,10 @@ impl PartnerStore for SqlStore {
         status: &str,
         txid: Option<&str>,
         now: i64,
-    ) -> Result<bool, StoreError> {
+        audit: &AuditEntry,
+    ) -> Result<Option<i64>, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
         let done = sqlx::query(
             "UPDATE affiliate_payouts SET status = $1, txid = $2, processed_at = $3 \
              WHERE id = $4 AND status = 'requested'",
@@ -490,9 +498,19 @@ impl PartnerStore for SqlStore {
         .bind(txid)
         .bind(now)
         .bind(id)
-        .execute(self.pool())
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let entry = AuditEntry {
+            before: Some(serde_json::json!({ "status": "requested" })),
+            after: Some(serde_json::json!({ "status": status, "txid": txid })),
+            ..audit.clone()
+        };
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(Some(audit_id))
     }
 
     async fn set_order_email(&self, order_id: &str, email: &str) -> Result<bool, StoreError> {

@@ -9,12 +9,13 @@ use async_trait::async_trait;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
 
+use super::admin::insert_audit;
 use super::order_writer::OrderWriter;
 use super::orders::insert_orders;
 use super::{
-    Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey, NewOrderRecord,
-    NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store, StoreError,
-    StoredRateFile, migrations,
+    AuditEntry, Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey,
+    NewOrderRecord, NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store,
+    StoreError, StoredRateFile, migrations,
 };
 
 pub struct SqlStore {
@@ -180,6 +181,11 @@ fn redact(url: &str) -> String {
     }
 }
 
+/// A currency's switches as the audit log shows them (`null`: the provider's own flag).
+fn switches_view(send: Option<bool>, recv: Option<bool>) -> serde_json::Value {
+    serde_json::json!({ "send": send, "recv": recv })
+}
+
 fn flag(value: Option<bool>) -> Option<i64> {
     value.map(i64::from)
 }
@@ -219,7 +225,40 @@ impl Store for SqlStore {
         Ok(row.try_get("n")?)
     }
 
-    async fn set_currency_override(&self, value: &CurrencyOverride) -> Result<(), StoreError> {
+    async fn set_currency_override(
+        &self,
+        value: &CurrencyOverride,
+        audit: &AuditEntry,
+    ) -> Result<i64, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let before = sqlx::query(&format!(
+            "SELECT send_enabled, recv_enabled FROM currency_overrides WHERE code = $1{lock}"
+        ))
+        .bind(&value.code)
+        .fetch_optional(&mut *tx)
+        .await?
+        .map(|row| -> Result<_, sqlx::Error> {
+            let switch = |column| {
+                row.try_get::<Option<i64>, _>(column)
+                    .map(|v| v.map(|v| v != 0))
+            };
+            Ok(switches_view(
+                switch("send_enabled")?,
+                switch("recv_enabled")?,
+            ))
+        })
+        .transpose()?;
+        let entry = AuditEntry {
+            before,
+            after: Some(switches_view(value.send_enabled, value.recv_enabled)),
+            ..audit.clone()
+        };
+        let id = insert_audit(&mut *tx, &entry).await?;
         sqlx::query(
             "INSERT INTO currency_overrides (code, send_enabled, recv_enabled, updated_at)
              VALUES ($1, $2, $3, $4)
@@ -230,9 +269,10 @@ impl Store for SqlStore {
         .bind(flag(value.send_enabled))
         .bind(flag(value.recv_enabled))
         .bind(value.updated_at)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(())
+        tx.commit().await?;
+        Ok(id)
     }
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError> {

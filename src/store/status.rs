@@ -4,8 +4,9 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
-use super::StoreError;
+use super::admin::insert_audit;
 use super::sql::SqlStore;
+use super::{AuditEntry, Backend, StoreError};
 
 /// One health check of one component.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +61,21 @@ pub trait StatusStore: Send + Sync {
     /// `(currency code, seconds)` from deposit seen (CONFIRMING) to confirmed (EXCHANGE), for
     /// deposits seen since `since`.
     async fn confirmation_times(&self, since: i64) -> Result<Vec<(String, i64)>, StoreError>;
-    async fn insert_incident(&self, incident: &Incident) -> Result<(), StoreError>;
-    /// Appends an update and sets the incident's status; `false` for an unknown id.
-    async fn update_incident(&self, id: &str, update: &IncidentUpdate) -> Result<bool, StoreError>;
+    /// Stores a new incident with the audit entry of who opened it (one transaction); the
+    /// entry's id.
+    async fn insert_incident(
+        &self,
+        incident: &Incident,
+        audit: &AuditEntry,
+    ) -> Result<i64, StoreError>;
+    /// Appends an update and sets the incident's status, with the audit entry of who did (its
+    /// `before` and `after` filled in here); the entry's id, `None` for an unknown incident.
+    async fn update_incident(
+        &self,
+        id: &str,
+        update: &IncidentUpdate,
+        audit: &AuditEntry,
+    ) -> Result<Option<i64>, StoreError>;
     /// The latest incidents with their updates, newest first.
     async fn incidents(&self, limit: i64) -> Result<Vec<Incident>, StoreError>;
 }
@@ -157,8 +170,18 @@ impl StatusStore for SqlStore {
             .collect()
     }
 
-    async fn insert_incident(&self, incident: &Incident) -> Result<(), StoreError> {
+    async fn insert_incident(
+        &self,
+        incident: &Incident,
+        audit: &AuditEntry,
+    ) -> Result<i64, StoreError> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool().begin().await?;
+        let entry = AuditEntry {
+            after: Some(serde_json::json!({ "title": incident.title, "status": incident.status })),
+            ..audit.clone()
+        };
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
         sqlx::query(
             "INSERT INTO incidents (id, title, description, status, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6)",
@@ -185,22 +208,41 @@ impl StatusStore for SqlStore {
             .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(audit_id)
     }
 
-    async fn update_incident(&self, id: &str, update: &IncidentUpdate) -> Result<bool, StoreError> {
+    async fn update_incident(
+        &self,
+        id: &str,
+        update: &IncidentUpdate,
+        audit: &AuditEntry,
+    ) -> Result<Option<i64>, StoreError> {
+        let _turn = self.write_turn().await;
         let mut tx = self.pool().begin().await?;
-        let changed =
-            sqlx::query("UPDATE incidents SET status = $2, updated_at = $3 WHERE id = $1")
+        let lock = match super::Store::backend(self) {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let Some(before) =
+            sqlx::query(&format!("SELECT status FROM incidents WHERE id = $1{lock}"))
                 .bind(id)
-                .bind(&update.status)
-                .bind(update.created_at)
-                .execute(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await?
-                .rows_affected();
-        if changed == 0 {
-            return Ok(false);
-        }
+        else {
+            return Ok(None);
+        };
+        let entry = AuditEntry {
+            before: Some(serde_json::json!({ "status": before.try_get::<String, _>("status")? })),
+            after: Some(serde_json::json!({ "status": update.status, "message": update.message })),
+            ..audit.clone()
+        };
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
+        sqlx::query("UPDATE incidents SET status = $2, updated_at = $3 WHERE id = $1")
+            .bind(id)
+            .bind(&update.status)
+            .bind(update.created_at)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(
             "INSERT INTO incident_updates (incident_id, position, status, message, created_at) \
              SELECT $1, COUNT(*), $2, $3, $4 FROM incident_updates WHERE incident_id = $1",
@@ -212,7 +254,7 @@ impl StatusStore for SqlStore {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(Some(audit_id))
     }
 
     async fn incidents(&self, limit: i64) -> Result<Vec<Incident>, StoreError> {

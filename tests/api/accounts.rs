@@ -620,7 +620,7 @@ async fn orders_created_while_signed_in_are_listed_for_their_owner_only(db: Db) 
 
     // The deposit is worth a mail to the owner; an owner who turned them off gets none.
     app.orders
-        .deposit(&id, None, ferry::now_unix())
+        .deposit(&id, None, ferry::now_unix(), None)
         .await
         .unwrap();
     let mails = app.store.mail_to("owner@example.com").await.unwrap();
@@ -646,7 +646,7 @@ async fn orders_created_while_signed_in_are_listed_for_their_owner_only(db: Db) 
     .await;
     let their_id = theirs["data"]["id"].as_str().unwrap().to_owned();
     app.orders
-        .deposit(&their_id, None, ferry::now_unix())
+        .deposit(&their_id, None, ferry::now_unix(), None)
         .await
         .unwrap();
     let mails = app.store.mail_to("other@example.com").await.unwrap();

@@ -117,6 +117,8 @@ fn the_operator_switches_a_currency_from_the_command_line() {
         let output = ferry()
             .args(args)
             .env("FERRY_DATA_DIR", dir.path())
+            .env("USER", "operator-7")
+            .env_remove("SUDO_USER")
             .output()
             .unwrap();
         assert!(
@@ -132,6 +134,27 @@ fn the_operator_switches_a_currency_from_the_command_line() {
     assert!(
         listed.contains("XMR") && listed.contains("send off") && listed.contains("recv off"),
         "{listed}"
+    );
+    // Each change is in the audit log as the command line's, with the machine's user.
+    let url = format!("sqlite://{}/ferry.db", dir.path().display());
+    let entries = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store = ferry::store::open(&url).await.unwrap();
+        let filter = ferry::store::AuditFilter {
+            limit: 10,
+            ..Default::default()
+        };
+        store.audit_entries(&filter).await.unwrap()
+    });
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    for record in &entries {
+        let e = &record.entry;
+        assert_eq!((e.actor.as_str(), e.action.as_str()), ("cli", "currency.set"));
+        assert_eq!((e.subject_id.as_str(), e.client_ip.as_str()), ("XMR", "cli"));
+        assert!(e.user_agent.starts_with("operator-7@"), "{e:?}");
+    }
+    assert_eq!(
+        entries[0].entry.after,
+        Some(serde_json::json!({ "send": false, "recv": false }))
     );
     let unknown = ferry()
         .args(["admin", "currency", "disable-send", "NOPE"])

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod affiliate;
+mod audit;
 mod binary;
 mod contact;
 mod content;

@@ -1,9 +1,11 @@
 //! The store's conformance suite: every test runs on SQLite and on PostgreSQL.
 
+use ferry::domain::operator::Actor;
 use ferry::domain::order::OrderStatus;
 use ferry::store::{
-    Backend, CurrencyOverride, IdempotencyClaim, IdempotencyKey, MailRecord, NewOrderRecord,
-    NewReferralClick, OrderChange, OrderEffects, OrderRecord, StoreError,
+    AuditEntry, AuditFilter, Backend, CurrencyOverride, IdempotencyClaim, IdempotencyKey,
+    MailRecord, NewOrderRecord, NewReferralClick, OrderChange, OrderEffects, OrderRecord,
+    StoreError,
 };
 use rust_decimal::Decimal;
 use sqlx::Row;
@@ -16,6 +18,8 @@ on_both_backends!(
     migrations_apply_once_and_reopening_is_harmless,
     a_referral_click_is_stored_once_per_visitor_and_day,
     currency_overrides_are_set_updated_and_listed,
+    the_audit_log_refuses_update_and_delete_in_the_database,
+    an_order_change_and_its_audit_entry_are_one_transaction,
     orders_created_together_are_all_stored_and_a_taken_deposit_is_a_conflict,
     a_deposit_is_unique_by_provider_address_and_tag,
     a_write_from_a_stale_read_changes_nothing,
@@ -110,6 +114,13 @@ async fn a_referral_click_is_stored_once_per_visitor_and_day(db: Db) {
     );
 }
 
+fn audit(action: &str, subject: (&str, &str)) -> AuditEntry {
+    AuditEntry {
+        client_ip: "192.0.2.7".into(),
+        ..AuditEntry::new(&Actor::Token, action, subject, 100)
+    }
+}
+
 async fn currency_overrides_are_set_updated_and_listed(db: Db) {
     let Some((store, _guard)) = test_store(db).await else {
         return;
@@ -120,14 +131,18 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
         recv_enabled: None,
         updated_at: 10,
     };
-    store.set_currency_override(&xmr).await.expect("set");
+    let set = audit("currency.set", ("currency", "XMR"));
+    store.set_currency_override(&xmr, &set).await.expect("set");
     store
-        .set_currency_override(&CurrencyOverride {
-            code: "BTC".into(),
-            send_enabled: None,
-            recv_enabled: Some(true),
-            updated_at: 11,
-        })
+        .set_currency_override(
+            &CurrencyOverride {
+                code: "BTC".into(),
+                send_enabled: None,
+                recv_enabled: Some(true),
+                updated_at: 11,
+            },
+            &audit("currency.set", ("currency", "BTC")),
+        )
         .await
         .expect("set btc");
     let updated = CurrencyOverride {
@@ -136,12 +151,142 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
         updated_at: 12,
         ..xmr
     };
-    store.set_currency_override(&updated).await.expect("update");
+    store
+        .set_currency_override(&updated, &set)
+        .await
+        .expect("update");
     let all = store.currency_overrides().await.expect("list");
     assert_eq!(all.len(), 2);
     assert_eq!(all[0].code, "BTC");
     assert_eq!(all[0].send_enabled, None);
     assert_eq!(all[1], updated);
+
+    // Each change is in the log with the switches as they were and as they became.
+    let entries = store
+        .audit_entries(&AuditFilter {
+            subject_id: Some("XMR".into()),
+            limit: 10,
+            ..AuditFilter::default()
+        })
+        .await
+        .expect("audit");
+    let views: Vec<_> = entries
+        .iter()
+        .map(|r| (r.entry.before.clone(), r.entry.after.clone()))
+        .collect();
+    assert_eq!(
+        views,
+        [
+            (
+                Some(serde_json::json!({ "send": false, "recv": null })),
+                Some(serde_json::json!({ "send": true, "recv": false }))
+            ),
+            (
+                None,
+                Some(serde_json::json!({ "send": false, "recv": null }))
+            ),
+        ]
+    );
+    assert_eq!(
+        (
+            entries[0].entry.actor.as_str(),
+            entries[0].entry.actor_role.as_str()
+        ),
+        ("token", "owner")
+    );
+    assert_eq!(entries[0].entry.client_ip, "192.0.2.7");
+}
+
+async fn the_audit_log_refuses_update_and_delete_in_the_database(db: Db) {
+    let Some((store, guard)) = test_store(db).await else {
+        return;
+    };
+    let id = store
+        .append_audit(&audit("sandbox.outage", ("sandbox", "outage")))
+        .await
+        .expect("append");
+    let raw = raw_store(&guard).await;
+    for sql in [
+        "UPDATE audit_log SET actor = 'someone else'",
+        "DELETE FROM audit_log",
+    ] {
+        let refused = sqlx::query(sql).execute(raw.pool()).await;
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains("audit_log is append-only"),
+            "{sql}"
+        );
+    }
+    if store.backend() == Backend::Postgres {
+        let refused = sqlx::query("TRUNCATE audit_log").execute(raw.pool()).await;
+        assert!(refused.unwrap_err().to_string().contains("append-only"));
+    }
+    let entries = store
+        .audit_entries(&AuditFilter {
+            limit: 10,
+            ..AuditFilter::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(
+        (entries[0].id, entries[0].entry.actor.as_str()),
+        (id, "token")
+    );
+}
+
+async fn an_order_change_and_its_audit_entry_are_one_transaction(db: Db) {
+    let Some((store, _guard)) = test_store(db).await else {
+        return;
+    };
+    let new = new_order(1, "dep-audit", None);
+    store.insert_order(&new).await.expect("insert");
+    let keyed = |key: &str| AuditEntry {
+        request_key: Some(key.into()),
+        request_hash: Some("h".into()),
+        ..audit("order.deposit", ("order", &new.order.id))
+    };
+    let mut next = new.order.clone();
+    next.status = OrderStatus::Confirming;
+    let effects = OrderEffects {
+        audit: Some(keyed("k1")),
+        ..OrderEffects::default()
+    };
+    let change = OrderChange {
+        order: &next,
+        event: Some("deposit"),
+        effects: &effects,
+    };
+    assert!(store.update_order(&change).await.expect("first"));
+
+    // The same key again: the entry is refused, and the change with it.
+    let mut again = next.clone();
+    again.version += 1;
+    again.status = OrderStatus::Exchange;
+    let replayed = OrderChange {
+        order: &again,
+        event: Some("exchange"),
+        effects: &effects,
+    };
+    assert!(matches!(
+        store.update_order(&replayed).await,
+        Err(StoreError::Replayed)
+    ));
+    let stored = store.find_order(&new.order.id).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.status, stored.version),
+        (OrderStatus::Confirming, 1)
+    );
+    let events = store.order_events(&new.order.id, 0).await.unwrap();
+    assert_eq!(events.len(), 2, "created and deposit only: {events:?}");
+    let found = store
+        .audit_by_request("token", "k1")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.entry.subject_id, new.order.id);
 }
 
 fn new_order(n: usize, deposit: &str, tag: Option<&str>) -> NewOrderRecord {

@@ -501,7 +501,7 @@ impl Orders {
                 .webhooks
                 .deliveries(order, &[created], &self.token_of(&order.id), now)
                 .await?,
-            mails: Vec::new(),
+            ..OrderEffects::default()
         })
     }
 }

@@ -15,7 +15,7 @@ use crate::domain::transaction::{Explorers, Transaction};
 use crate::providers::sandbox::transactions::transaction_id;
 use crate::providers::{PairMarket, ProviderError, UpstreamRef, UpstreamState};
 use crate::services::quotes::QuoteError;
-use crate::store::{OrderEffects, OrderRecord};
+use crate::store::{AuditEntry, OrderEffects, OrderRecord};
 
 /// What a refund sends back and the network fee it pays, in the send coin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,14 +40,20 @@ const MAX_LOOK_INTERVAL_SECONDS: i64 = 3600;
 const GIVE_UP_LOOKING_AFTER_SECONDS: i64 = 30 * 86_400;
 
 impl Orders {
-    /// A (simulated) deposit of `amount` (default: exactly what was ordered).
+    /// A (simulated) deposit of `amount` (default: exactly what was ordered); `audit` when an
+    /// operator's act, not the customer's, simulates it.
     pub async fn deposit(
         &self,
         id: &str,
         amount: Option<Decimal>,
         now: i64,
+        audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
         let order = self.find(id).await?;
+        let audit = audit.map(|entry| AuditEntry {
+            before: Some(super::audit_view(&order)),
+            ..entry
+        });
         let from = self.currency_of(&order.from_code)?;
         let received = round_down(amount.unwrap_or(order.from_amount), from.precision);
         if received <= Decimal::ZERO {
@@ -90,7 +96,8 @@ impl Orders {
             ),
             _ => format!("deposit of {} {} detected", to_wire(received), from.coin),
         };
-        self.transition(next, event, now, &detail).await
+        self.transition_audited(next, event, now, &detail, audit)
+            .await
     }
 
     /// Decides what a deposit on a NEW order means: fine, or a problem for the customer.
@@ -432,7 +439,7 @@ impl Orders {
         let (event, detail, next_step) = match order.status {
             OrderStatus::New => {
                 // The autopilot pays exactly what was ordered.
-                self.deposit(&order.id, None, now).await?;
+                self.deposit(&order.id, None, now, None).await?;
                 return Ok(());
             }
             OrderStatus::Confirming => {
@@ -597,15 +604,25 @@ impl Orders {
     }
 
     /// Closes a sandbox order's deposit window now (an operator's simulation of its deadline).
-    pub async fn expire_now(&self, id: &str, now: i64) -> Result<OrderRecord, OrderError> {
+    pub async fn expire_now(
+        &self,
+        id: &str,
+        now: i64,
+        audit: AuditEntry,
+    ) -> Result<OrderRecord, OrderError> {
         let mut order = self.find(id).await?;
+        let audit = AuditEntry {
+            before: Some(super::audit_view(&order)),
+            ..audit
+        };
         if order.provider_order_id.is_some() {
             return Err(OrderError::Conflict(
                 "An upstream order expires at the upstream".into(),
             ));
         }
         order.next_step_at = None;
-        self.transition(order, OrderEvent::DeadlinePassed, now, "no deposit in time")
+        let detail = "no deposit in time";
+        self.transition_audited(order, OrderEvent::DeadlinePassed, now, detail, Some(audit))
             .await
     }
 

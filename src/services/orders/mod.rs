@@ -30,7 +30,8 @@ use crate::domain::transaction::Transaction;
 use crate::providers::LiquidityProvider;
 use crate::services::mail::templates::{TransactionLine, TransactionSide};
 use crate::store::{
-    DynStore, MailRecord, OrderChange, OrderEffects, OrderEventRecord, OrderRecord, StoreError,
+    AuditEntry, DynStore, MailRecord, OrderChange, OrderEffects, OrderEventRecord, OrderRecord,
+    StoreError,
 };
 
 pub use create::{Caller, IDEMPOTENCY_KEY_TTL_SECONDS, NewOrder};
@@ -238,10 +239,24 @@ impl Orders {
     /// consequences, in one transaction.
     async fn transition(
         &self,
+        next: OrderRecord,
+        event: OrderEvent,
+        now: i64,
+        detail: &str,
+    ) -> Result<OrderRecord, OrderError> {
+        self.transition_audited(next, event, now, detail, None)
+            .await
+    }
+
+    /// [`Self::transition`] for an operator's act: its audit entry (with the order as it was in
+    /// `before`) is written in the same transaction, with the order as it becomes.
+    async fn transition_audited(
+        &self,
         mut next: OrderRecord,
         event: OrderEvent,
         now: i64,
         detail: &str,
+        audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
         let from = next.status;
         let to = from
@@ -268,7 +283,13 @@ impl Orders {
         if next.provider_order_id.is_some() {
             next.next_step_at = self.next_look(&next, now);
         }
-        let effects = self.consequences(&next, detail, now).await?;
+        let mut effects = self.consequences(&next, detail, now).await?;
+        effects.audit = audit.map(|entry| AuditEntry {
+            subject_kind: "order".into(),
+            subject_id: next.id.clone(),
+            after: Some(audit_view(&next)),
+            ..entry
+        });
         let next = self.write(next, Some(detail), &effects).await?;
         tracing::info!(order.id = %next.id, from = from.as_str(), to = to.as_str(), "order status changed");
         Ok(next)
@@ -587,4 +608,16 @@ fn tag_label(currency: &Currency) -> String {
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// An order as the audit log shows it before and after an operator's act: where it stands,
+/// never its secrets.
+pub fn audit_view(order: &OrderRecord) -> serde_json::Value {
+    serde_json::json!({
+        "status": order.status.as_str(),
+        "received_amount": order.received_amount.map(crate::domain::money::to_wire),
+        "emergency_reason": order.emergency_reason.map(|r| r.as_str()),
+        "emergency_choice": order.emergency_choice.map(|c| c.as_str()),
+        "refund_address": order.refund_address,
+    })
 }

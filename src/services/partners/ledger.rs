@@ -14,7 +14,7 @@ use crate::domain::referral::{ReferralCode, day_of};
 use crate::providers::LiquidityProvider;
 use crate::services::availability::CurrencySwitches;
 use crate::store::{
-    ApiKeyRecord, Commission, DynStore, OrderRecord, Payout, StoreError, UserRecord,
+    ApiKeyRecord, AuditEntry, Commission, DynStore, OrderRecord, Payout, StoreError, UserRecord,
 };
 
 /// Days the partner's chart covers.
@@ -389,24 +389,25 @@ impl Ledger {
         self.store.payouts(status, 500).await
     }
 
-    /// Marks an open request paid (with the transaction id) or rejected.
+    /// Marks an open request paid (with the transaction id) or rejected, with the audit entry
+    /// of who did; the entry's id.
     pub async fn close_payout(
         &self,
         id: &str,
         paid: bool,
         txid: Option<&str>,
         now: i64,
-    ) -> Result<(), LedgerError> {
+        audit: &AuditEntry,
+    ) -> Result<i64, LedgerError> {
         let status = if paid {
             payout_status::PAID
         } else {
             payout_status::REJECTED
         };
-        if self.store.close_payout(id, status, txid, now).await? {
-            Ok(())
-        } else {
-            Err(LedgerError::NotFound)
-        }
+        self.store
+            .close_payout(id, status, txid, now, audit)
+            .await?
+            .ok_or(LedgerError::NotFound)
     }
 }
 

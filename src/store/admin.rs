@@ -1,0 +1,217 @@
+//! The back office's record (issue 22): the audit log. Entries are written inside the
+//! transaction of the change they describe (see the audited store methods), and nothing here
+//! updates or deletes one; the database refuses that too (triggers).
+
+use async_trait::async_trait;
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::StoreError;
+use super::sql::SqlStore;
+use crate::domain::operator::Actor;
+
+/// One act of an operator, a script with the admin token, or the command line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AuditEntry {
+    pub at: i64,
+    /// `token`, `cli` or `user:<id>`.
+    pub actor: String,
+    pub actor_email: Option<String>,
+    pub actor_role: String,
+    /// What was done: `currency.set`, `incident.open`, `payout.close`, `order.deposit` …
+    pub action: String,
+    /// What it was done to: `currency`, `incident`, `payout`, `order`, `sandbox` …
+    pub subject_kind: String,
+    pub subject_id: String,
+    pub reason: Option<String>,
+    pub client_ip: String,
+    pub user_agent: String,
+    /// The subject as it was and as it became (small views, never secrets).
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+    /// The request's `Idempotency-Key`: one entry per actor and key, so a retry writes nothing.
+    pub request_key: Option<String>,
+    /// What the request asked for, to tell a retry from another request with the same key.
+    pub request_hash: Option<String>,
+}
+
+impl AuditEntry {
+    /// An entry of `actor` doing `action` to a subject at `at`; where from, why, the views
+    /// and the request key are the caller's to add.
+    pub fn new(actor: &Actor, action: &str, subject: (&str, &str), at: i64) -> AuditEntry {
+        AuditEntry {
+            at,
+            actor: actor.key().to_owned(),
+            actor_role: actor.role().as_str().to_owned(),
+            action: action.to_owned(),
+            subject_kind: subject.0.to_owned(),
+            subject_id: subject.1.to_owned(),
+            user_agent: match actor {
+                Actor::Cli { login } => login.clone(),
+                Actor::Token => String::new(),
+            },
+            client_ip: match actor {
+                Actor::Cli { .. } => "cli".to_owned(),
+                Actor::Token => String::new(),
+            },
+            ..AuditEntry::default()
+        }
+    }
+}
+
+/// A stored entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditRecord {
+    pub id: i64,
+    pub entry: AuditEntry,
+}
+
+/// Which entries to list: every field that is set must match. Newest first, `before` an id.
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter {
+    pub actor: Option<String>,
+    pub action: Option<String>,
+    pub subject_kind: Option<String>,
+    pub subject_id: Option<String>,
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    pub before: Option<i64>,
+    pub limit: i64,
+}
+
+#[async_trait]
+pub trait AdminStore: Send + Sync {
+    /// Records an act that changes nothing in the database by itself (a switch kept in
+    /// memory): it is written before the act, and the act is refused if it cannot be.
+    async fn append_audit(&self, entry: &AuditEntry) -> Result<i64, StoreError>;
+
+    async fn audit_entries(&self, filter: &AuditFilter) -> Result<Vec<AuditRecord>, StoreError>;
+
+    /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
+    async fn audit_by_request(
+        &self,
+        actor: &str,
+        key: &str,
+    ) -> Result<Option<AuditRecord>, StoreError>;
+}
+
+const AUDIT_COLUMNS: &str = "id, at, actor, actor_email, actor_role, action, subject_kind, \
+    subject_id, reason, client_ip, user_agent, before_json, after_json, request_key, request_hash";
+
+/// Writes `entry` with `executor` (inside the change's transaction); its id. A second entry
+/// for the same actor and `Idempotency-Key` is [`StoreError::Replayed`].
+pub(super) async fn insert_audit<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    entry: &AuditEntry,
+) -> Result<i64, StoreError> {
+    let json = |value: &Option<Value>| value.as_ref().map(Value::to_string);
+    let inserted = sqlx::query(
+        "INSERT INTO audit_log (at, actor, actor_email, actor_role, action, subject_kind, \
+             subject_id, reason, client_ip, user_agent, before_json, after_json, request_key, \
+             request_hash) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
+    )
+    .bind(entry.at)
+    .bind(&entry.actor)
+    .bind(&entry.actor_email)
+    .bind(&entry.actor_role)
+    .bind(&entry.action)
+    .bind(&entry.subject_kind)
+    .bind(&entry.subject_id)
+    .bind(&entry.reason)
+    .bind(&entry.client_ip)
+    .bind(&entry.user_agent)
+    .bind(json(&entry.before))
+    .bind(json(&entry.after))
+    .bind(&entry.request_key)
+    .bind(&entry.request_hash)
+    .fetch_one(executor)
+    .await;
+    match inserted {
+        Ok(row) => Ok(row.try_get("id")?),
+        // The only unique key besides the id is (actor, request_key).
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Replayed),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn audit_from_row(row: &AnyRow) -> Result<AuditRecord, StoreError> {
+    let json = |column: &str| -> Result<Option<Value>, StoreError> {
+        row.try_get::<Option<String>, _>(column)?
+            .map(|text| {
+                serde_json::from_str(&text)
+                    .map_err(|e| StoreError::Corrupt(format!("audit_log.{column}: {e}")))
+            })
+            .transpose()
+    };
+    Ok(AuditRecord {
+        id: row.try_get("id")?,
+        entry: AuditEntry {
+            at: row.try_get("at")?,
+            actor: row.try_get("actor")?,
+            actor_email: row.try_get("actor_email")?,
+            actor_role: row.try_get("actor_role")?,
+            action: row.try_get("action")?,
+            subject_kind: row.try_get("subject_kind")?,
+            subject_id: row.try_get("subject_id")?,
+            reason: row.try_get("reason")?,
+            client_ip: row.try_get("client_ip")?,
+            user_agent: row.try_get("user_agent")?,
+            before: json("before_json")?,
+            after: json("after_json")?,
+            request_key: row.try_get("request_key")?,
+            request_hash: row.try_get("request_hash")?,
+        },
+    })
+}
+
+#[async_trait]
+impl AdminStore for SqlStore {
+    async fn append_audit(&self, entry: &AuditEntry) -> Result<i64, StoreError> {
+        let _turn = self.write_turn().await;
+        insert_audit(self.pool(), entry).await
+    }
+
+    async fn audit_entries(&self, filter: &AuditFilter) -> Result<Vec<AuditRecord>, StoreError> {
+        // Unset filters match everything (typed, so that PostgreSQL knows a NULL's type).
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audit_log \
+             WHERE (CAST($1 AS TEXT) IS NULL OR actor = $1) \
+               AND (CAST($2 AS TEXT) IS NULL OR action = $2) \
+               AND (CAST($3 AS TEXT) IS NULL OR subject_kind = $3) \
+               AND (CAST($4 AS TEXT) IS NULL OR subject_id = $4) \
+               AND (CAST($5 AS BIGINT) IS NULL OR at >= $5) \
+               AND (CAST($6 AS BIGINT) IS NULL OR at < $6) \
+               AND (CAST($7 AS BIGINT) IS NULL OR id < $7) \
+             ORDER BY id DESC LIMIT $8"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(&filter.actor)
+            .bind(&filter.action)
+            .bind(&filter.subject_kind)
+            .bind(&filter.subject_id)
+            .bind(filter.since)
+            .bind(filter.until)
+            .bind(filter.before)
+            .bind(filter.limit)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(audit_from_row).collect()
+    }
+
+    async fn audit_by_request(
+        &self,
+        actor: &str,
+        key: &str,
+    ) -> Result<Option<AuditRecord>, StoreError> {
+        let sql =
+            format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE actor = $1 AND request_key = $2");
+        let row = sqlx::query(&sql)
+            .bind(actor)
+            .bind(key)
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(audit_from_row).transpose()
+    }
+}
