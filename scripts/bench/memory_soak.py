@@ -281,6 +281,29 @@ def server_pid(process):
     return process.pid
 
 
+def largest_mappings(pid, count=8):
+    """The mappings holding the most RSS (`/proc/PID/smaps`), anonymous ones summed by kind: where
+    RSS outside the heap lives (the binary's pages, SQLite's files, thread stacks)."""
+    sizes, name, previous_guard = {}, None, False
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()
+            if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                perms, path = head[1], " ".join(head[5:])
+                # A thread's stack is an anonymous mapping right after its guard page (---p).
+                name = path or ("thread stacks" if previous_guard else "anonymous (heap and the rest)")
+                previous_guard = perms == "---p" and not path
+            elif head[0] == "Rss:":
+                sizes[name] = sizes.get(name, 0) + int(head[1])
+    top = sorted(sizes.items(), key=lambda item: -item[1])[:count]
+    top = [(os.path.basename(n) if n.startswith("/") else n, kb / 1024) for n, kb in top]
+    # Pages the allocator gave back lazily (MADV_FREE) still count in RSS until the kernel
+    # needs them.
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        lazy = sum(int(line.split()[1]) for line in f if line.startswith("LazyFree:"))
+    return top + [("of which lazily freed", lazy / 1024)]
+
+
 def main():
     if not os.path.exists(BINARY):
         raise SystemExit("target/release/ferry is missing: make build")
@@ -302,7 +325,9 @@ def main():
 
     port, process = start_server(data_dir, database_url)
     pid = server_pid(process)
-    samples = []  # (seconds since start, phase, rss MB, heap allocated MB, heap resident MB)
+    # (seconds since start, phase, rss MB, heap allocated MB, heap resident MB, anon MB, file MB)
+    samples = []
+    mappings_at_peak = []
     started = time.time()
     metrics = Client(port)
 
@@ -317,7 +342,11 @@ def main():
         return found.get("ferry_heap_allocated_bytes"), found.get("ferry_heap_resident_bytes")
 
     def sample(phase):
-        samples.append((time.time() - started, phase, rss_kb(pid, "VmRSS") / 1024, *heap()))
+        rss = rss_kb(pid, "VmRSS") / 1024
+        kinds = (rss_kb(pid, "RssAnon") / 1024, rss_kb(pid, "RssFile") / 1024)
+        samples.append((time.time() - started, phase, rss, *heap(), *kinds))
+        if rss >= max(s[2] for s in samples):
+            mappings_at_peak[:] = largest_mappings(pid)
 
     try:
         # The rate files exist a moment after start: monitors are let in once they do.
@@ -364,15 +393,16 @@ def main():
         shutil.rmtree(data_dir, ignore_errors=True)
 
     with open(CSV, "w") as f:
-        f.write("seconds,phase,rss_mb,heap_allocated_mb,heap_resident_mb\n")
-        f.writelines(f"{s:.0f},{p},{m:.1f},{a or 0:.1f},{r or 0:.1f}\n" for s, p, m, a, r in samples)
-    return report(samples, peak, database_url is not None)
+        f.write("seconds,phase,rss_mb,heap_allocated_mb,heap_resident_mb,anon_mb,file_mb\n")
+        f.writelines(f"{s:.0f},{p},{m:.1f},{a or 0:.1f},{r or 0:.1f},{an:.1f},{fi:.1f}\n"
+                     for s, p, m, a, r, an, fi in samples)
+    return report(samples, peak, database_url is not None, mappings_at_peak)
 
 
-def report(samples, peak, postgres):
+def report(samples, peak, postgres, mappings_at_peak):
     load = [m for _, p, m, *_ in samples if p == "load"]
     idle = [m for _, p, m, *_ in samples if p == "idle"]
-    held = [a for _, p, _, a, _ in samples if p != "start" and a is not None]
+    held = [a for _, p, _, a, *_ in samples if p != "start" and a is not None]
     second_half = load[len(load) // 2:] or load
     plateau = max(second_half) if second_half else 0
     first_half_max = max(load[: len(load) // 2] or load or [0])
@@ -400,6 +430,11 @@ def report(samples, peak, postgres):
     for kind in sorted({k for k, _ in counts} - {"metrics", "ready"}):
         row = [counts.get((kind, s), 0) for s in (200, 300, 400, 500, 0)]
         print(f"| {kind} | " + " | ".join(f"{n:,}" for n in row) + " |")
+    top = max(samples, key=lambda s: s[2])
+    print(f"\nAt the highest sample ({top[2]:.1f} MB, {top[0]:.0f} s): anonymous {top[5]:.1f} MB, "
+          f"file pages {top[6]:.1f} MB; jemalloc held {top[4] or 0:.1f} MB for a heap of "
+          f"{top[3] or 0:.1f} MB. Largest mappings: "
+          + ", ".join(f"{name} {mb:.1f} MB" for name, mb in mappings_at_peak) + ".")
     if growing:
         print(f"\nStill growing: the last quarter of the load reached {last_quarter:.1f} MB, "
               f"the second {second_quarter:.1f} MB.")
