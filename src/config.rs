@@ -186,6 +186,9 @@ pub struct Config {
     pub login_pause_minutes: u32,
     /// `FERRY_STATUS_CHECK_SECONDS`: how often the server records a health check of itself.
     pub status_check_seconds: u64,
+    /// `FERRY_CONSOLE_IDLE_SECONDS`: an operator's console locks after this long unused, and
+    /// opens again with a fresh two-factor code.
+    pub console_idle_seconds: u64,
     /// `FERRY_COINGECKO_URL`: a CoinGecko-compatible API (`https://api.coingecko.com/api/v3`)
     /// for live market data; unset, the markets page shows the embedded sample.
     #[serde(default)]
@@ -279,6 +282,7 @@ struct Defaults {
     login_attempts: u32,
     login_pause_minutes: u32,
     status_check_seconds: u64,
+    console_idle_seconds: u64,
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
     provider_poll_seconds: u32,
@@ -334,6 +338,7 @@ impl Default for Defaults {
             login_attempts: 5,
             login_pause_minutes: 15,
             status_check_seconds: 60,
+            console_idle_seconds: 900,
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
             provider_poll_seconds: 10,
@@ -597,6 +602,13 @@ impl Config {
                 "FERRY_STATUS_CHECK_SECONDS",
                 &0,
                 "must be at least 1",
+            ));
+        }
+        if !(60..=86_400).contains(&self.console_idle_seconds) {
+            return Err(invalid(
+                "FERRY_CONSOLE_IDLE_SECONDS",
+                &self.console_idle_seconds,
+                "must be between 60 and 86400",
             ));
         }
         for (name, value) in [

@@ -117,6 +117,19 @@ enum AdminCommand {
     /// Affiliate payout requests.
     #[command(subcommand)]
     Payouts(PayoutCommand),
+    /// Who may use the back office (users with a role; they sign in with 2FA).
+    #[command(subcommand)]
+    Operator(OperatorCommand),
+}
+
+#[derive(Subcommand)]
+enum OperatorCommand {
+    /// Give a signed-up user a role: support, operator or owner (the first owner starts here).
+    Add { email: String, role: String },
+    /// Take a user's role away (never the last owner's).
+    Remove { email: String },
+    /// List the operators.
+    List,
 }
 
 #[derive(Subcommand)]
@@ -200,6 +213,7 @@ fn main() -> ExitCode {
             Command::Admin(AdminCommand::Currency(command)) => currency(config, command).await,
             Command::Admin(AdminCommand::Incident(command)) => incident(config, command).await,
             Command::Admin(AdminCommand::Payouts(command)) => payouts(config, command).await,
+            Command::Admin(AdminCommand::Operator(command)) => operators(config, command).await,
         }
     });
     match result {
@@ -398,6 +412,58 @@ async fn payouts(config: Config, command: PayoutCommand) -> anyhow::Result<()> {
     }
     store.close().await;
     Ok(())
+}
+
+async fn operators(config: Config, command: OperatorCommand) -> anyhow::Result<()> {
+    use ferry::domain::operator::Role;
+    use ferry::store::RoleChange;
+    let store = ferry::store::open(&config.database_url()).await?;
+    let (email, role) = match command {
+        OperatorCommand::List => {
+            for user in store.operators().await? {
+                let role = user.operator_role.map_or("-", Role::as_str);
+                let two_factor = if user.totp_enabled {
+                    "2FA on"
+                } else {
+                    "2FA OFF: the console stays shut"
+                };
+                println!("{:<40} {role:<9} {two_factor}", user.email);
+            }
+            store.close().await;
+            return Ok(());
+        }
+        OperatorCommand::Add { email, role } => {
+            let parsed = Role::parse(&role.to_ascii_lowercase()).ok_or_else(|| {
+                anyhow::anyhow!("unknown role {role:?}: support, operator or owner")
+            })?;
+            (email, Some(parsed))
+        }
+        OperatorCommand::Remove { email } => (email, None),
+    };
+    let email = ferry::domain::account::sign_in_key(&email, config.email_idn());
+    let audit = cli_audit("operator.set", ("user", &email));
+    let change = store
+        .set_operator_role(&email, role, ferry::now_unix(), &audit)
+        .await?;
+    store.close().await;
+    match change {
+        RoleChange::Changed { user, .. } => {
+            match user.operator_role {
+                Some(role) => println!("{} is now {role}", user.email),
+                None => println!("{} is no longer an operator", user.email),
+            }
+            if !user.totp_enabled {
+                println!("(the console opens once they turn on two-factor authentication)");
+            }
+            Ok(())
+        }
+        RoleChange::NoSuchUser => {
+            anyhow::bail!("no account with the e-mail {email}: the operator signs up first")
+        }
+        RoleChange::LastOwner => {
+            anyhow::bail!("{email} is the last owner: make another owner first")
+        }
+    }
 }
 
 async fn currency(config: Config, command: CurrencyCommand) -> anyhow::Result<()> {

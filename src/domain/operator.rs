@@ -45,14 +45,21 @@ pub enum Actor {
     Token,
     /// The `ferry` command on the server, run by a user of that machine.
     Cli { login: String },
+    /// An operator signed in to the console.
+    User {
+        id: String,
+        email: String,
+        role: Role,
+    },
 }
 
 impl Actor {
-    /// The actor as the audit log stores it (`token`, `cli`).
-    pub fn key(&self) -> &'static str {
+    /// The actor as the audit log stores it (`token`, `cli`, `user:<id>`).
+    pub fn key(&self) -> String {
         match self {
-            Actor::Token => "token",
-            Actor::Cli { .. } => "cli",
+            Actor::Token => "token".into(),
+            Actor::Cli { .. } => "cli".into(),
+            Actor::User { id, .. } => format!("user:{id}"),
         }
     }
 
@@ -60,6 +67,7 @@ impl Actor {
     pub fn role(&self) -> Role {
         match self {
             Actor::Token | Actor::Cli { .. } => Role::Owner,
+            Actor::User { role, .. } => *role,
         }
     }
 }
@@ -84,6 +92,15 @@ mod tests {
         let cli = Actor::Cli {
             login: "root@host".into(),
         };
-        assert_eq!((cli.key(), cli.role()), ("cli", Role::Owner));
+        assert_eq!((cli.key().as_str(), cli.role()), ("cli", Role::Owner));
+        let user = Actor::User {
+            id: "u1".into(),
+            email: "ops@example.com".into(),
+            role: Role::Support,
+        };
+        assert_eq!(
+            (user.key().as_str(), user.role()),
+            ("user:u1", Role::Support)
+        );
     }
 }

@@ -1,5 +1,7 @@
-//! `/api/admin/*`: operator endpoints, enabled by `FERRY_ADMIN_TOKEN`. Without a token every
-//! admin path answers 404, as if it did not exist.
+//! `/api/admin/*`: the back office's endpoints, for scripts with `FERRY_ADMIN_TOKEN` (acting as
+//! an owner) and for operators: users with a role, two-factor authentication on, and the
+//! console unlocked with a recent code (issue 22). To anyone else every admin path answers 404,
+//! as if it did not exist (401 where a token is configured).
 //!
 //! Every act is audited (issue 22): its entry is written in the transaction of the change, and
 //! a request that sends an `Idempotency-Key` is carried out once: a retry with the same key
@@ -19,17 +21,16 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::AppState;
-use super::auth::Client;
+use super::auth::{AuthUser, Client, MaybeUser};
 use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery, IdempotencyKeyHeader};
-use crate::domain::operator::Actor;
+use crate::domain::operator::{Actor, Role};
 use crate::domain::secret::constant_time_eq;
-use crate::store::{AuditEntry, AuditFilter, AuditRecord, CurrencyOverride};
+use crate::store::{
+    AuditEntry, AuditFilter, AuditRecord, CurrencyOverride, RoleChange, SessionRecord, UserRecord,
+};
 
 pub fn router(state: &AppState) -> Router<AppState> {
-    if state.config.admin_token.is_none() {
-        return Router::new().fallback(super::error::api_not_found);
-    }
     Router::new()
         .route("/currency-overrides", get(list_currency_overrides))
         .route("/currency-overrides/{code}", put(set_currency_override))
@@ -42,31 +43,61 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/payouts", get(list_payouts))
         .route("/payouts/{id}", post(close_payout))
         .route("/audit", get(list_audit))
+        .route("/operators", get(list_operators).put(set_operator))
+        .route("/console/me", get(console_me))
+        .route("/console/unlock", post(unlock_console))
+        .route("/console/lock", post(lock_console))
         .fallback(super::error::api_not_found)
-        .route_layer(middleware::from_fn_with_state(state.clone(), require_admin))
+        .route_layer(middleware::from_fn_with_state(state.clone(), identify))
 }
 
-async fn require_admin(
+/// Who is calling the back office: a script with the admin token, or a signed-in operator.
+#[derive(Clone)]
+enum Caller {
+    Token,
+    Operator {
+        user: Box<UserRecord>,
+        session: Box<SessionRecord>,
+        role: Role,
+    },
+}
+
+/// Lets only the token and operators in; to anyone else `/api/admin/*` does not exist (404),
+/// or, where a token is configured, asks for it (401). What each caller may do is checked by
+/// the handler's [`AdminCall`].
+async fn identify(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
-    let expected = state
-        .config
-        .admin_token
-        .as_ref()
-        .ok_or(ApiError::NotFound)?;
-    let given = request
-        .headers()
+    let (mut parts, body) = request.into_parts();
+    let token = state.config.admin_token.as_ref();
+    let given = parts
+        .headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    if same_secret(given, expected.expose_secret()) {
-        Ok(next.run(request).await)
-    } else {
-        Err(ApiError::Unauthorized)
-    }
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let caller = match (token, given) {
+        (Some(token), Some(given)) if same_secret(given, token.expose_secret()) => {
+            Some(Caller::Token)
+        }
+        _ => match MaybeUser::from_request_parts(&mut parts, &state).await?.0 {
+            Some(AuthUser { user, session }) => user.operator_role.map(|role| Caller::Operator {
+                user: Box::new(user),
+                session: Box::new(session),
+                role,
+            }),
+            None => None,
+        },
+    };
+    let Some(caller) = caller else {
+        return Err(match token {
+            Some(_) => ApiError::Unauthorized,
+            None => ApiError::NotFound,
+        });
+    };
+    parts.extensions.insert(caller);
+    Ok(next.run(Request::from_parts(parts, body)).await)
 }
 
 /// Compares two secrets in time independent of where they differ (or of their lengths: the
@@ -75,16 +106,44 @@ fn same_secret(given: &str, expected: &str) -> bool {
     constant_time_eq(&Sha256::digest(given), &Sha256::digest(expected))
 }
 
-/// An admin request as its audit entry records it: who (behind `require_admin`, the token),
-/// from where, and under which `Idempotency-Key`.
-pub(super) struct AdminCall {
+/// How long a request with a used `Idempotency-Key` is answered as a retry of the first.
+const KEY_REPLAY_SECONDS: i64 = 86_400;
+
+/// The least role a handler needs, as a type: `AdminCall<Operator>` in a handler's arguments
+/// is its entry in the permission matrix (docs/back-office-plan.md §2).
+pub(super) trait Needs: Send + Sync {
+    const ROLE: Role;
+}
+
+/// Reads orders, answers messages, adds notes.
+pub(super) struct Support;
+/// Also acts on orders, currencies, incidents, payouts.
+pub(super) struct Operator;
+/// Also manages operators and site-wide switches.
+pub(super) struct Owner;
+
+impl Needs for Support {
+    const ROLE: Role = Role::Support;
+}
+impl Needs for Operator {
+    const ROLE: Role = Role::Operator;
+}
+impl Needs for Owner {
+    const ROLE: Role = Role::Owner;
+}
+
+/// An admin request by someone allowed to make it: who (the token, or an operator with
+/// two-factor authentication on, whose console is unlocked, with the role `R` at least), from
+/// where, and under which `Idempotency-Key`, as its audit entry records it.
+pub(super) struct AdminCall<R> {
     actor: Actor,
     client_ip: String,
     user_agent: String,
     key: Option<String>,
+    role: std::marker::PhantomData<R>,
 }
 
-impl<S> FromRequestParts<S> for AdminCall
+impl<S, R: Needs> FromRequestParts<S> for AdminCall<R>
 where
     AppState: FromRef<S>,
     S: Send + Sync,
@@ -92,19 +151,75 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let app = AppState::from_ref(state);
+        let caller = parts.extensions.get::<Caller>().cloned();
+        let actor = match caller.ok_or(ApiError::NotFound)? {
+            Caller::Token => Actor::Token,
+            Caller::Operator {
+                user,
+                session,
+                role,
+            } => {
+                admit(&app, &user, &session, role, R::ROLE).await?;
+                Actor::User {
+                    id: user.id,
+                    email: user.email,
+                    role,
+                }
+            }
+        };
         let Client(client) = Client::from_request_parts(parts, state).await?;
         let IdempotencyKeyHeader(key) =
             IdempotencyKeyHeader::from_request_parts(parts, state).await?;
         Ok(AdminCall {
-            actor: Actor::Token,
+            actor,
             client_ip: client.ip,
             user_agent: client.user_agent,
             key,
+            role: std::marker::PhantomData,
         })
     }
 }
 
-impl AdminCall {
+/// The console's rules for an operator's request, checked on every one (so a demotion, a
+/// removal or 2FA turned off takes effect at once): two-factor authentication on, the console
+/// unlocked within `FERRY_CONSOLE_IDLE_SECONDS`, and the role the act needs.
+async fn admit(
+    state: &AppState,
+    user: &UserRecord,
+    session: &SessionRecord,
+    role: Role,
+    needed: Role,
+) -> Result<(), ApiError> {
+    if !user.totp_enabled {
+        return Err(ApiError::Forbidden(
+            "Turn on two-factor authentication to use the back office".into(),
+        ));
+    }
+    let now = crate::now_unix();
+    let idle = state.config.console_idle_seconds as i64;
+    let seen = session.console_seen_at.filter(|seen| now - seen < idle);
+    let Some(seen) = seen else {
+        return Err(ApiError::UnauthorizedWith(
+            "The back office is locked: enter a code from your authenticator app".into(),
+        ));
+    };
+    if role < needed {
+        return Err(ApiError::Forbidden(format!(
+            "This needs the {needed} role; you are {role}"
+        )));
+    }
+    // Use keeps it open; written at most once a minute.
+    if now - seen >= 60 {
+        state
+            .store
+            .set_console_seen(&session.token_hash, Some(now))
+            .await?;
+    }
+    Ok(())
+}
+
+impl<R> AdminCall<R> {
     /// The audit entry of this call doing `action` to `subject` (kind, id), as asked by
     /// `request` (hashed, to tell a retry from another request under the same key).
     pub(super) fn audit(
@@ -165,9 +280,18 @@ impl AdminCall {
                 "This Idempotency-Key was used for another request".into(),
             ));
         }
+        // A retry comes within minutes; the same key much later is a script reusing it, and
+        // doing nothing would be a silent surprise.
+        if audit.at - earlier.entry.at > KEY_REPLAY_SECONDS {
+            return Err(ApiError::Unprocessable(
+                "This Idempotency-Key was used more than a day ago: send a new one".into(),
+            ));
+        }
         Ok(Some(Json(serde_json::json!({
             "audit_id": earlier.id,
             "replayed": true,
+            "subject_kind": earlier.entry.subject_kind,
+            "subject_id": earlier.entry.subject_id,
             "after": earlier.entry.after,
         }))))
     }
@@ -183,6 +307,7 @@ struct OverrideView {
 
 async fn list_currency_overrides(
     State(state): State<AppState>,
+    _: AdminCall<Support>,
 ) -> Result<Json<Vec<OverrideView>>, ApiError> {
     let overrides = state.store.currency_overrides().await?;
     Ok(Json(
@@ -206,7 +331,7 @@ struct OverrideRequest {
 
 async fn set_currency_override(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     Path(code): Path<String>,
     ApiJson(body): ApiJson<OverrideRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
@@ -263,7 +388,7 @@ struct OutageRequest {
 /// audit entry is written first, and the switch is not thrown if it cannot be.
 async fn set_sandbox_outage(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Owner>,
     ApiJson(body): ApiJson<OutageRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     use crate::providers::sandbox::SimulatedOutage;
@@ -298,7 +423,7 @@ struct IncidentRequest {
 
 async fn open_incident(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     ApiJson(body): ApiJson<IncidentRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     // The incident's id is made when it opens: the entry names it then.
@@ -327,7 +452,7 @@ struct IncidentUpdateRequest {
 
 async fn update_incident(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<IncidentUpdateRequest>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
@@ -347,6 +472,7 @@ async fn update_incident(
 
 async fn list_incidents(
     State(state): State<AppState>,
+    _: AdminCall<Support>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let incidents = state.status.incidents().await?;
     Ok(Json(serde_json::json!(
@@ -371,6 +497,7 @@ fn incident_error(error: crate::services::status::IncidentError) -> ApiError {
 /// The latest contact messages (they are also mailed to the support address).
 async fn list_contact_messages(
     State(state): State<AppState>,
+    _: AdminCall<Support>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let messages = state.store.contact_messages(100).await?;
     Ok(Json(serde_json::json!(
@@ -393,6 +520,7 @@ struct PayoutFilter {
 /// Affiliate payout requests, oldest first (`?status=requested|paid|rejected`).
 async fn list_payouts(
     State(state): State<AppState>,
+    _: AdminCall<Operator>,
     super::extract::ApiQuery(filter): super::extract::ApiQuery<PayoutFilter>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let payouts = state
@@ -423,7 +551,7 @@ struct ClosePayout {
 
 async fn close_payout(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ClosePayout>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
@@ -471,6 +599,7 @@ struct AuditQuery {
 /// The audit log, newest first, filtered; `next` pages on.
 async fn list_audit(
     State(state): State<AppState>,
+    _: AdminCall<Operator>,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let limit = query.limit.unwrap_or(50).clamp(1, AUDIT_PAGE_LIMIT);
@@ -505,4 +634,139 @@ fn audit_view(record: &AuditRecord) -> serde_json::Value {
         "user_agent": e.user_agent, "before": e.before, "after": e.after,
         "replayable": e.request_key.is_some(),
     })
+}
+
+#[derive(Deserialize, Serialize)]
+struct OperatorRequest {
+    email: String,
+    /// `support`, `operator`, `owner`, or `null` to take the role away.
+    role: Option<String>,
+}
+
+fn operator_view(user: &UserRecord) -> serde_json::Value {
+    serde_json::json!({
+        "id": user.id,
+        "email": user.email,
+        "role": user.operator_role.map(Role::as_str),
+        "two_factor": user.totp_enabled,
+    })
+}
+
+async fn list_operators(
+    State(state): State<AppState>,
+    _: AdminCall<Owner>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let operators = state.store.operators().await?;
+    Ok(Json(serde_json::json!(
+        operators.iter().map(operator_view).collect::<Vec<_>>()
+    )))
+}
+
+/// Gives a user (by e-mail) a role in the back office, changes it, or takes it away; never
+/// leaves the exchange without an owner.
+async fn set_operator(
+    State(state): State<AppState>,
+    call: AdminCall<Owner>,
+    ApiJson(body): ApiJson<OperatorRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let role = match body.role.as_deref() {
+        None => None,
+        Some(text) => Some(Role::parse(text).ok_or_else(|| {
+            ApiError::BadRequest("role must be support, operator, owner or null".into())
+        })?),
+    };
+    let email = crate::domain::account::sign_in_key(&body.email, state.config.email_idn());
+    let audit = call.audit("operator.set", ("user", &email), &body);
+    call.once(&state, &audit, async {
+        let change = state
+            .store
+            .set_operator_role(&email, role, crate::now_unix(), &audit)
+            .await?;
+        match change {
+            RoleChange::Changed { user, audit_id } => {
+                let mut view = operator_view(&user);
+                view["audit_id"] = audit_id.into();
+                Ok(Json(view))
+            }
+            RoleChange::NoSuchUser => Err(ApiError::NotFoundWith(
+                "No account with this e-mail: the operator signs up first".into(),
+            )),
+            RoleChange::LastOwner => Err(ApiError::Conflict(
+                "This is the last owner: make another owner first".into(),
+            )),
+        }
+    })
+    .await
+}
+
+/// The signed-in operator (or the token): their role and whether the console is open.
+async fn console_me(
+    State(state): State<AppState>,
+    caller: axum::Extension<Caller>,
+) -> Json<serde_json::Value> {
+    match caller.0 {
+        Caller::Token => Json(serde_json::json!({ "token": true, "role": "owner" })),
+        Caller::Operator {
+            user,
+            session,
+            role,
+        } => {
+            let idle = state.config.console_idle_seconds as i64;
+            let until = session
+                .console_seen_at
+                .map(|seen| seen + idle)
+                .filter(|until| *until > crate::now_unix());
+            Json(serde_json::json!({
+                "token": false,
+                "email": user.email,
+                "role": role.as_str(),
+                "two_factor": user.totp_enabled,
+                "unlocked_until": until,
+                "idle_seconds": idle,
+            }))
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct UnlockRequest {
+    code: String,
+}
+
+/// Opens the console for this session with a fresh code from the authenticator app (or a
+/// recovery code).
+async fn unlock_console(
+    State(state): State<AppState>,
+    caller: axum::Extension<Caller>,
+    ApiJson(body): ApiJson<UnlockRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Caller::Operator { user, session, .. } = caller.0 else {
+        return Err(ApiError::BadRequest("The token needs no unlocking".into()));
+    };
+    if !user.totp_enabled {
+        return Err(ApiError::Forbidden(
+            "Turn on two-factor authentication to use the back office".into(),
+        ));
+    }
+    let now = crate::now_unix();
+    state
+        .accounts
+        .unlock_console(&user, &session, &body.code, now)
+        .await?;
+    let until = now + state.config.console_idle_seconds as i64;
+    Ok(Json(serde_json::json!({ "unlocked_until": until })))
+}
+
+/// Locks the console for this session (the account stays signed in).
+async fn lock_console(
+    State(state): State<AppState>,
+    caller: axum::Extension<Caller>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    if let Caller::Operator { session, .. } = caller.0 {
+        state
+            .store
+            .set_console_seen(&session.token_hash, None)
+            .await?;
+    }
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }

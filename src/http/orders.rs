@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::AppState;
-use super::admin::AdminCall;
+use super::admin::{AdminCall, Operator};
 use super::auth::MaybeUser;
 use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery, ClientAddress, IdempotencyKeyHeader};
@@ -742,7 +742,7 @@ pub(super) struct SandboxDepositRequest {
 /// `POST /api/admin/sandbox/deposit`: simulates the customer's deposit (audited).
 pub(super) async fn simulate_deposit(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     ApiJson(body): ApiJson<SandboxDepositRequest>,
 ) -> Result<Json<Value>, ApiError> {
     if !state.config.is_sandbox() {
@@ -770,7 +770,7 @@ pub(super) struct SandboxExpiryRequest {
 /// run out (so a late deposit can be tried without waiting half an hour).
 pub(super) async fn simulate_expiry(
     State(state): State<AppState>,
-    call: AdminCall,
+    call: AdminCall<Operator>,
     ApiJson(body): ApiJson<SandboxExpiryRequest>,
 ) -> Result<Json<Value>, ApiError> {
     if !state.config.is_sandbox() {

@@ -222,7 +222,7 @@ impl Accounts {
             )
             .await?;
         self.send_verification_mail(&user, now).await?;
-        self.issue_session(user, false, client, now).await
+        self.issue_session(user, false, client, now, false).await
     }
 
     /// Inserts a user with a fresh referral code (drawn again on the rare collision).
@@ -241,6 +241,7 @@ impl Accounts {
             language: new.language.code().to_owned(),
             created_at: now,
             updated_at: now,
+            operator_role: None,
         };
         for _ in 0..5 {
             match self.store.insert_user(&user).await {
@@ -301,7 +302,8 @@ impl Accounts {
     ) -> Result<LoginOutcome, AccountError> {
         if !user.totp_enabled {
             return Ok(LoginOutcome::SignedIn(Box::new(
-                self.issue_session(user, remember, client, now).await?,
+                self.issue_session(user, remember, client, now, false)
+                    .await?,
             )));
         }
         let challenge = new_token();
@@ -367,7 +369,8 @@ impl Accounts {
         }
         self.store.clear_throttle(&keys[0]).await?;
         let remember = pending.detail.as_deref() == Some("remember");
-        self.issue_session(user, remember, client, now).await
+        // The code was just proved: an operator's console opens without asking for another.
+        self.issue_session(user, remember, client, now, true).await
     }
 
     /// A TOTP code (each time step once) or an unused recovery code.
@@ -408,6 +411,7 @@ impl Accounts {
         remember: bool,
         client: &ClientInfo,
         now: i64,
+        second_factor: bool,
     ) -> Result<IssuedSession, AccountError> {
         let token = new_token();
         let lifetime = if remember {
@@ -424,6 +428,7 @@ impl Accounts {
             last_seen_at: now,
             user_agent: client.user_agent.chars().take(255).collect(),
             ip: client.ip.clone(),
+            console_seen_at: second_factor.then_some(now),
         };
         self.store.insert_session(&session).await?;
         Ok(IssuedSession {
@@ -795,6 +800,29 @@ impl Accounts {
             .change_user(&user.id, UserChange::TotpOff, now)
             .await?;
         self.store.replace_recovery_codes(&user.id, &[]).await?;
+        Ok(())
+    }
+
+    /// Opens the back office for this session with a fresh second factor (a TOTP code of a
+    /// step not used before, or a recovery code); the console locks again after
+    /// `FERRY_CONSOLE_IDLE_SECONDS` without use. Wrong codes count toward the 2FA pause.
+    pub async fn unlock_console(
+        &self,
+        user: &UserRecord,
+        session: &SessionRecord,
+        code: &str,
+        now: i64,
+    ) -> Result<(), AccountError> {
+        let keys = [format!("2fa:{}", user.id)];
+        self.check_throttles(&keys, now).await?;
+        if !self.accept_second_factor(user, code, now).await? {
+            self.record_failures(&keys, now).await?;
+            return Err(AccountError::InvalidCode);
+        }
+        self.store.clear_throttle(&keys[0]).await?;
+        self.store
+            .set_console_seen(&session.token_hash, Some(now))
+            .await?;
         Ok(())
     }
 

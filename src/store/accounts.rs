@@ -8,6 +8,7 @@ use sqlx::any::AnyRow;
 use super::orders::{ORDER_COLUMNS, insert_mail, orders_from_rows};
 use super::sql::SqlStore;
 use super::{OrderRecord, StoreError};
+use crate::domain::operator::Role;
 
 /// A user as stored. Times are Unix seconds; secrets are hashes (the TOTP secret excepted: a
 /// server must be able to compute codes from it).
@@ -30,6 +31,8 @@ pub struct UserRecord {
     pub language: String,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The user's role in the back office; `None` for a customer.
+    pub operator_role: Option<Role>,
 }
 
 impl UserRecord {
@@ -50,6 +53,8 @@ pub struct SessionRecord {
     pub last_seen_at: i64,
     pub user_agent: String,
     pub ip: String,
+    /// When this session last proved the second factor or used the console (issue 22).
+    pub console_seen_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,6 +187,8 @@ pub trait AccountStore: Send + Sync {
     ) -> Result<Option<SessionRecord>, StoreError>;
     async fn sessions_of(&self, user_id: &str, now: i64) -> Result<Vec<SessionRecord>, StoreError>;
     async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError>;
+    /// Opens (the time of the last proof or use) or locks (`None`) the back office for a session.
+    async fn set_console_seen(&self, token_hash: &str, at: Option<i64>) -> Result<(), StoreError>;
     /// `false` when the user has no session with that id.
     async fn delete_session_by_id(&self, user_id: &str, id: &str) -> Result<bool, StoreError>;
     /// Signs the user out everywhere but `keep` (a token hash); returns how many ended.
@@ -279,17 +286,24 @@ pub trait AccountStore: Send + Sync {
     async fn mail_to(&self, recipient: &str) -> Result<Vec<MailRecord>, StoreError>;
 }
 
-const USER_COLUMNS: &str = "id, email, full_name, password_hash, email_verified_at, \
+pub(super) const USER_COLUMNS: &str = "id, email, full_name, password_hash, email_verified_at, \
     referral_code, referred_by, totp_secret, totp_enabled, order_emails, created_at, updated_at, \
-    language";
+    language, operator_role";
 
-const SESSION_COLUMNS: &str =
-    "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip";
+const SESSION_COLUMNS: &str = "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip, \
+     console_seen_at";
 
 const MAIL_COLUMNS: &str = "id, recipient, subject, body, created_at, attempts, \
     next_attempt_at, sent_at, last_error, failed_at, reply_to_name, reply_to_email";
 
-fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
+pub(super) fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
+    let role: Option<String> = row.try_get("operator_role")?;
+    let operator_role = role
+        .map(|r| {
+            Role::parse(&r)
+                .ok_or_else(|| sqlx::Error::Decode(format!("unknown operator_role {r:?}").into()))
+        })
+        .transpose()?;
     Ok(UserRecord {
         id: row.try_get("id")?,
         email: row.try_get("email")?,
@@ -304,6 +318,7 @@ fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         language: row.try_get("language")?,
+        operator_role,
     })
 }
 
@@ -317,6 +332,7 @@ fn session_from_row(row: &AnyRow) -> Result<SessionRecord, sqlx::Error> {
         last_seen_at: row.try_get("last_seen_at")?,
         user_agent: row.try_get("user_agent")?,
         ip: row.try_get("ip")?,
+        console_seen_at: row.try_get("console_seen_at")?,
     })
 }
 
@@ -358,7 +374,7 @@ impl AccountStore for SqlStore {
     async fn insert_user(&self, u: &UserRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO users ({USER_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
         ))
         .bind(&u.id)
         .bind(&u.email)
@@ -373,6 +389,7 @@ impl AccountStore for SqlStore {
         .bind(u.created_at)
         .bind(u.updated_at)
         .bind(&u.language)
+        .bind(u.operator_role.map(Role::as_str))
         .execute(self.pool())
         .await?;
         Ok(())
@@ -535,7 +552,8 @@ impl AccountStore for SqlStore {
 
     async fn insert_session(&self, s: &SessionRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO sessions ({SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+            "INSERT INTO sessions ({SESSION_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
         ))
         .bind(&s.token_hash)
         .bind(&s.id)
@@ -545,6 +563,7 @@ impl AccountStore for SqlStore {
         .bind(s.last_seen_at)
         .bind(&s.user_agent)
         .bind(&s.ip)
+        .bind(s.console_seen_at)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -595,6 +614,15 @@ impl AccountStore for SqlStore {
     async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
             .bind(token_hash)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    async fn set_console_seen(&self, token_hash: &str, at: Option<i64>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET console_seen_at = $2 WHERE token_hash = $1")
+            .bind(token_hash)
+            .bind(at)
             .execute(self.pool())
             .await?;
         Ok(())

@@ -7,9 +7,10 @@ use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::StoreError;
+use super::accounts::{USER_COLUMNS, user_from_row};
 use super::sql::SqlStore;
-use crate::domain::operator::Actor;
+use super::{Backend, Store, StoreError, UserRecord};
+use crate::domain::operator::{Actor, Role};
 
 /// One act of an operator, a script with the admin token, or the command line.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -42,18 +43,22 @@ impl AuditEntry {
     pub fn new(actor: &Actor, action: &str, subject: (&str, &str), at: i64) -> AuditEntry {
         AuditEntry {
             at,
-            actor: actor.key().to_owned(),
+            actor: actor.key(),
+            actor_email: match actor {
+                Actor::User { email, .. } => Some(email.clone()),
+                _ => None,
+            },
             actor_role: actor.role().as_str().to_owned(),
             action: action.to_owned(),
             subject_kind: subject.0.to_owned(),
             subject_id: subject.1.to_owned(),
             user_agent: match actor {
                 Actor::Cli { login } => login.clone(),
-                Actor::Token => String::new(),
+                _ => String::new(),
             },
             client_ip: match actor {
                 Actor::Cli { .. } => "cli".to_owned(),
-                Actor::Token => String::new(),
+                _ => String::new(),
             },
             ..AuditEntry::default()
         }
@@ -80,8 +85,34 @@ pub struct AuditFilter {
     pub limit: i64,
 }
 
+/// What changing an operator's role did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleChange {
+    /// Changed (or confirmed): the user as they now are, and the audit entry's id.
+    Changed {
+        user: Box<UserRecord>,
+        audit_id: i64,
+    },
+    NoSuchUser,
+    /// Refused: the exchange would be left without an owner.
+    LastOwner,
+}
+
 #[async_trait]
 pub trait AdminStore: Send + Sync {
+    /// Every user with a role, by e-mail.
+    async fn operators(&self) -> Result<Vec<UserRecord>, StoreError>;
+
+    /// Gives the user with this (lower-cased) e-mail a role, or takes it (`None`), with the
+    /// audit entry of who did, in one transaction; never the last owner's.
+    async fn set_operator_role(
+        &self,
+        email: &str,
+        role: Option<Role>,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<RoleChange, StoreError>;
+
     /// Records an act that changes nothing in the database by itself (a switch kept in
     /// memory): it is written before the act, and the act is refused if it cannot be.
     async fn append_audit(&self, entry: &AuditEntry) -> Result<i64, StoreError>;
@@ -168,6 +199,73 @@ fn audit_from_row(row: &AnyRow) -> Result<AuditRecord, StoreError> {
 
 #[async_trait]
 impl AdminStore for SqlStore {
+    async fn operators(&self) -> Result<Vec<UserRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE operator_role IS NOT NULL ORDER BY email"
+        ))
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.iter().map(user_from_row).collect::<Result<_, _>>()?)
+    }
+
+    async fn set_operator_role(
+        &self,
+        email: &str,
+        role: Option<Role>,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<RoleChange, StoreError> {
+        let _turn = self.write_turn().await;
+        let lock = match self.backend() {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let mut tx = self.pool().begin().await?;
+        let found = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE email = $1{lock}"
+        ))
+        .bind(email)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(mut user) = found.as_ref().map(user_from_row).transpose()? else {
+            return Ok(RoleChange::NoSuchUser);
+        };
+        if user.operator_role == Some(Role::Owner) && role != Some(Role::Owner) {
+            // Every owner's row is locked (on PostgreSQL): two owners demoting each other at
+            // once cannot both pass this count.
+            let owners = sqlx::query(&format!(
+                "SELECT id FROM users WHERE operator_role = 'owner'{lock}"
+            ))
+            .fetch_all(&mut *tx)
+            .await?;
+            if owners.len() <= 1 {
+                return Ok(RoleChange::LastOwner);
+            }
+        }
+        let view = |role: Option<Role>| serde_json::json!({ "role": role.map(Role::as_str) });
+        let entry = AuditEntry {
+            subject_kind: "user".into(),
+            subject_id: user.id.clone(),
+            before: Some(view(user.operator_role)),
+            after: Some(view(role)),
+            ..audit.clone()
+        };
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
+        sqlx::query("UPDATE users SET operator_role = $2, updated_at = $3 WHERE id = $1")
+            .bind(&user.id)
+            .bind(role.map(Role::as_str))
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        user.operator_role = role;
+        user.updated_at = now;
+        Ok(RoleChange::Changed {
+            user: Box::new(user),
+            audit_id,
+        })
+    }
+
     async fn append_audit(&self, entry: &AuditEntry) -> Result<i64, StoreError> {
         let _turn = self.write_turn().await;
         insert_audit(self.pool(), entry).await

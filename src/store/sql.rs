@@ -232,6 +232,17 @@ impl Store for SqlStore {
     ) -> Result<i64, StoreError> {
         let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
+        // A write first: SQLite takes its write lock now (a read first could not be upgraded
+        // if another process wrote meanwhile), and PostgreSQL has a row to lock. A currency
+        // never switched has the providers' own flags (NULL), as the row says.
+        sqlx::query(
+            "INSERT INTO currency_overrides (code, send_enabled, recv_enabled, updated_at) \
+             VALUES ($1, NULL, NULL, $2) ON CONFLICT (code) DO NOTHING",
+        )
+        .bind(&value.code)
+        .bind(value.updated_at)
+        .execute(&mut *tx)
+        .await?;
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE",
             Backend::Sqlite => "",

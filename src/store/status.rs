@@ -219,6 +219,12 @@ impl StatusStore for SqlStore {
     ) -> Result<Option<i64>, StoreError> {
         let _turn = self.write_turn().await;
         let mut tx = self.pool().begin().await?;
+        // A write first, so that SQLite takes its write lock before the read (see
+        // `set_currency_override`).
+        sqlx::query("UPDATE incidents SET updated_at = updated_at WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         let lock = match super::Store::backend(self) {
             Backend::Postgres => " FOR UPDATE",
             Backend::Sqlite => "",

@@ -198,6 +198,7 @@ async fn a_retried_act_with_the_same_key_is_carried_out_and_written_once(db: Db)
     let replayed = answers.iter().find(|(_, a)| a["replayed"] == true).unwrap();
     assert_eq!(replayed.1["audit_id"], log["entries"][0]["id"]);
     assert_eq!(replayed.1["after"]["status"], "CONFIRMING");
+    assert_eq!(replayed.1["subject_id"], order_id.as_str());
 
     // The same key for another request: refused, nothing written.
     let (status, refused) = admin_keyed(

@@ -148,8 +148,14 @@ fn the_operator_switches_a_currency_from_the_command_line() {
     assert_eq!(entries.len(), 2, "{entries:?}");
     for record in &entries {
         let e = &record.entry;
-        assert_eq!((e.actor.as_str(), e.action.as_str()), ("cli", "currency.set"));
-        assert_eq!((e.subject_id.as_str(), e.client_ip.as_str()), ("XMR", "cli"));
+        assert_eq!(
+            (e.actor.as_str(), e.action.as_str()),
+            ("cli", "currency.set")
+        );
+        assert_eq!(
+            (e.subject_id.as_str(), e.client_ip.as_str()),
+            ("XMR", "cli")
+        );
         assert!(e.user_agent.starts_with("operator-7@"), "{e:?}");
     }
     assert_eq!(
@@ -162,6 +168,89 @@ fn the_operator_switches_a_currency_from_the_command_line() {
         .output()
         .unwrap();
     assert!(!unknown.status.success());
+}
+
+#[test]
+fn the_first_owner_is_made_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/ferry.db", dir.path().display());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let store = ferry::store::open(&url).await.unwrap();
+        store
+            .insert_user(&ferry::store::UserRecord {
+                id: "u-ops".into(),
+                email: "ops@example.com".into(),
+                full_name: "Ops".into(),
+                password_hash: None,
+                email_verified_at: Some(1),
+                referral_code: "OPS00001".into(),
+                referred_by: None,
+                totp_secret: None,
+                totp_enabled: false,
+                order_emails: false,
+                language: "en".into(),
+                created_at: 1,
+                updated_at: 1,
+                operator_role: None,
+            })
+            .await
+            .unwrap();
+        store.close().await;
+    });
+    let run = |args: &[&str]| {
+        ferry()
+            .args(args)
+            .env("FERRY_DATA_DIR", dir.path())
+            .output()
+            .unwrap()
+    };
+    let added = run(&["admin", "operator", "add", "OPS@example.com", "owner"]);
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    let said = String::from_utf8_lossy(&added.stdout);
+    assert!(said.starts_with("ops@example.com is now owner"), "{said}");
+    assert!(said.contains("two-factor"), "{said}");
+    let listed = run(&["admin", "operator", "list"]);
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("ops@example.com"));
+    for (args, expected) in [
+        (
+            &["admin", "operator", "remove", "ops@example.com"][..],
+            "is the last owner",
+        ),
+        (
+            &["admin", "operator", "add", "nobody@example.com", "support"][..],
+            "no account with the e-mail",
+        ),
+        (
+            &["admin", "operator", "add", "ops@example.com", "admin"][..],
+            "unknown role",
+        ),
+    ] {
+        let refused = run(args);
+        assert!(!refused.status.success(), "{args:?}");
+        let error = String::from_utf8_lossy(&refused.stderr);
+        assert!(error.contains(expected), "{args:?}: {error}");
+    }
+    let entries = runtime.block_on(async {
+        let store = ferry::store::open(&url).await.unwrap();
+        let filter = ferry::store::AuditFilter {
+            limit: 10,
+            ..Default::default()
+        };
+        store.audit_entries(&filter).await.unwrap()
+    });
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(
+        (
+            entries[0].entry.actor.as_str(),
+            entries[0].entry.action.as_str()
+        ),
+        ("cli", "operator.set")
+    );
 }
 
 #[test]

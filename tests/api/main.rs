@@ -5,6 +5,7 @@ mod admin;
 mod affiliate;
 mod audit;
 mod binary;
+mod console;
 mod contact;
 mod content;
 mod db_copy;

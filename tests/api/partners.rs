@@ -1219,6 +1219,7 @@ async fn a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothi
             language: "en".into(),
             created_at: now,
             updated_at: now,
+            operator_role: None,
         })
         .await
         .unwrap();

@@ -182,7 +182,7 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
                 Some(serde_json::json!({ "send": true, "recv": false }))
             ),
             (
-                None,
+                Some(serde_json::json!({ "send": null, "recv": null })),
                 Some(serde_json::json!({ "send": false, "recv": null }))
             ),
         ]

@@ -618,6 +618,7 @@ pub fn audit_view(order: &OrderRecord) -> serde_json::Value {
         "received_amount": order.received_amount.map(crate::domain::money::to_wire),
         "emergency_reason": order.emergency_reason.map(|r| r.as_str()),
         "emergency_choice": order.emergency_choice.map(|c| c.as_str()),
-        "refund_address": order.refund_address,
+        // Whether, not what: the log is kept forever, and an address is the customer's.
+        "refund_address_set": order.refund_address.is_some(),
     })
 }
