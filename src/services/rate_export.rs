@@ -17,7 +17,7 @@ use crate::domain::fees::{FeeSchedule, RateType};
 use crate::domain::money::{round_down, to_wire};
 use crate::providers::LiquidityProvider;
 use crate::services::availability::{CurrencyState, CurrencySwitches};
-use crate::store::{DynStore, StoreError, StoredRateFile};
+use crate::store::{DynStore, RateFileToStore, StoreError, StoredRateFile};
 
 /// One generated file: the whole of it (also gzipped, for monitors that accept it), and its
 /// items one by one, for a monitor that asks for some pairs only.
@@ -196,11 +196,12 @@ impl RateExport {
                     self.serve(rate_type, file);
                     continue;
                 }
-                let made = StoredRateFile {
-                    kind: kind.to_owned(),
+                let made = RateFileToStore {
+                    kind,
                     slot,
                     generated_at: now,
-                    body: String::from_utf8_lossy(&file.xml).into_owned(),
+                    // Made as text: valid UTF-8, borrowed as it is.
+                    body: &String::from_utf8_lossy(&file.xml),
                 };
                 if self.store.put_rate_file(&made).await? {
                     self.serve(rate_type, file);

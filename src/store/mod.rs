@@ -68,6 +68,16 @@ pub struct StoredRateFile {
     pub body: String,
 }
 
+/// A rate file to store, borrowed from the one being served: its 5 MB are not copied to be
+/// stored (only the database driver copies them once).
+#[derive(Debug, Clone, Copy)]
+pub struct RateFileToStore<'a> {
+    pub kind: &'a str,
+    pub slot: i64,
+    pub generated_at: i64,
+    pub body: &'a str,
+}
+
 /// Which SQL engine a store runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -378,7 +388,7 @@ pub trait Store:
 
     /// Stores the rate file of `kind` for `slot` unless one for this or a later slot is stored
     /// already; `true` if this one was stored.
-    async fn put_rate_file(&self, file: &StoredRateFile) -> Result<bool, StoreError>;
+    async fn put_rate_file(&self, file: &RateFileToStore<'_>) -> Result<bool, StoreError>;
 
     /// The stored rate file of `kind`.
     async fn rate_file(&self, kind: &str) -> Result<Option<StoredRateFile>, StoreError>;

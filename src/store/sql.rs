@@ -15,7 +15,7 @@ use super::orders::insert_orders;
 use super::{
     AuditEntry, Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey,
     NewOrderRecord, NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store,
-    StoreError, StoredRateFile, migrations,
+    RateFileToStore, StoreError, StoredRateFile, migrations,
 };
 
 pub struct SqlStore {
@@ -503,7 +503,7 @@ impl Store for SqlStore {
         Ok(row.map(|r| r.try_get("slot")).transpose()?)
     }
 
-    async fn put_rate_file(&self, file: &StoredRateFile) -> Result<bool, StoreError> {
+    async fn put_rate_file(&self, file: &RateFileToStore<'_>) -> Result<bool, StoreError> {
         let _turn = self.write_turn().await;
         let result = sqlx::query(
             "INSERT INTO rate_files (kind, slot, generated_at, body) VALUES ($1, $2, $3, $4) \
@@ -511,10 +511,11 @@ impl Store for SqlStore {
                  generated_at = excluded.generated_at, body = excluded.body \
              WHERE rate_files.slot < excluded.slot",
         )
-        .bind(&file.kind)
+        .bind(file.kind)
         .bind(file.slot)
         .bind(file.generated_at)
-        .bind(&file.body)
+        // Borrowed: the driver's arguments keep a reference, not a copy.
+        .bind(file.body)
         .execute(&self.pool)
         .await?;
         Ok(result.rows_affected() == 1)
