@@ -460,6 +460,9 @@ async fn operators(config: Config, command: OperatorCommand) -> anyhow::Result<(
         RoleChange::NoSuchUser => {
             anyhow::bail!("no account with the e-mail {email}: the operator signs up first")
         }
+        RoleChange::Unverified => {
+            anyhow::bail!("{email} has not confirmed its e-mail address yet")
+        }
         RoleChange::LastOwner => {
             anyhow::bail!("{email} is the last owner: make another owner first")
         }

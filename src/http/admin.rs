@@ -181,6 +181,9 @@ where
     }
 }
 
+/// What a locked console answers (403); `console/unlock` opens it.
+const CONSOLE_LOCKED: &str = "The back office is locked: enter a code from your authenticator app";
+
 /// The console's rules for an operator's request, checked on every one (so a demotion, a
 /// removal or 2FA turned off takes effect at once): two-factor authentication on, the console
 /// unlocked within `FERRY_CONSOLE_IDLE_SECONDS`, and the role the act needs.
@@ -199,22 +202,18 @@ async fn admit(
     let now = crate::now_unix();
     let idle = state.config.console_idle_seconds as i64;
     let seen = session.console_seen_at.filter(|seen| now - seen < idle);
+    // 403, not 401: the session is fine (the app would sign out on a 401), the console is not.
     let Some(seen) = seen else {
-        return Err(ApiError::UnauthorizedWith(
-            "The back office is locked: enter a code from your authenticator app".into(),
-        ));
+        return Err(ApiError::Forbidden(CONSOLE_LOCKED.into()));
     };
     if role < needed {
         return Err(ApiError::Forbidden(format!(
             "This needs the {needed} role; you are {role}"
         )));
     }
-    // Use keeps it open; written at most once a minute.
-    if now - seen >= 60 {
-        state
-            .store
-            .set_console_seen(&session.token_hash, Some(now))
-            .await?;
+    // Use keeps it open; written at most once a minute (or half the idle time, if shorter).
+    if now - seen >= (idle / 2).min(60) {
+        state.store.touch_console(&session.token_hash, now).await?;
     }
     Ok(())
 }
@@ -384,6 +383,8 @@ struct OutageRequest {
     hang: bool,
 }
 
+static OUTAGE_SWITCH: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Starts or ends a simulated outage of the sandbox provider. The switch lives in memory: its
 /// audit entry is written first, and the switch is not thrown if it cannot be.
 async fn set_sandbox_outage(
@@ -402,6 +403,8 @@ async fn set_sandbox_outage(
         ..call.audit("sandbox.outage", ("sandbox", "outage"), &body)
     };
     call.once(&state, &audit, async {
+        // One switch at a time, so that the log's last entry is the switch's state.
+        let _one = OUTAGE_SWITCH.lock().await;
         let audit_id = state.store.append_audit(&audit).await?;
         state.sandbox.set_outage(outage);
         tracing::warn!(?outage, "sandbox outage simulation switched");
@@ -690,6 +693,9 @@ async fn set_operator(
             }
             RoleChange::NoSuchUser => Err(ApiError::NotFoundWith(
                 "No account with this e-mail: the operator signs up first".into(),
+            )),
+            RoleChange::Unverified => Err(ApiError::Conflict(
+                "This account has not confirmed its e-mail address yet".into(),
             )),
             RoleChange::LastOwner => Err(ApiError::Conflict(
                 "This is the last owner: make another owner first".into(),

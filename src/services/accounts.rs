@@ -155,6 +155,11 @@ pub struct Accounts {
     settings: AccountSettings,
     /// Verified against when the e-mail is unknown, so both cases take the same time.
     dummy_hash: String,
+    /// Sign-ins in progress per client (see `SIGN_INS_PER_CLIENT`).
+    signing_in: InFlight,
+    /// Console unlocks in progress per user: one at a time, so that the 2FA pause counts
+    /// every guess (parallel guesses would all pass the check before the first failure counts).
+    unlocking: InFlight,
 }
 
 impl Accounts {
@@ -165,6 +170,8 @@ impl Accounts {
             mailer,
             settings,
             dummy_hash,
+            signing_in: InFlight::default(),
+            unlocking: InFlight::default(),
         }
     }
 
@@ -270,6 +277,11 @@ impl Accounts {
         if email.trim().is_empty() {
             return Err(invalid("Email is required"));
         }
+        // One client's flood waits for no hashing turn: the others' sign-ins keep theirs.
+        let _in_flight = self
+            .signing_in
+            .enter(&client.throttle_key, SIGN_INS_PER_CLIENT)
+            .ok_or(AccountError::Busy)?;
         let email = account::sign_in_key(email, self.settings.email_idn);
         let keys = [
             format!("login:{email}"),
@@ -813,6 +825,10 @@ impl Accounts {
         code: &str,
         now: i64,
     ) -> Result<(), AccountError> {
+        let _one = self
+            .unlocking
+            .enter(&user.id, 1)
+            .ok_or(AccountError::Busy)?;
         let keys = [format!("2fa:{}", user.id)];
         self.check_throttles(&keys, now).await?;
         if !self.accept_second_factor(user, code, now).await? {
@@ -894,6 +910,13 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         self.check_sensitive_change(user, session, password, now)
             .await?;
+        // An owner takes the role away first (and never the last owner's): the back office is
+        // never left without one, and the change is in its log.
+        if user.operator_role.is_some() {
+            return Err(AccountError::Conflict(
+                "An operator's account is deleted once an owner has taken its role away",
+            ));
+        }
         Ok(self.store.delete_user(&user.id).await?)
     }
 
@@ -1174,6 +1197,49 @@ fn hash_password_now(password: &str) -> Result<String, AccountError> {
 /// Password hashes computed at once, at most: one per core. Each takes 19 MiB for its run, so
 /// a burst of sign-ins or sign-ups waits its turn instead of taking memory without bound (a
 /// thousand concurrent attempts would otherwise ask for 19 GB).
+/// Sign-ins one client (address, or IPv6 /64) may have in progress at once; more are refused at
+/// once with "busy", so that one client cannot fill the queue for hashing turns that everyone's
+/// sign-in waits in.
+const SIGN_INS_PER_CLIENT: usize = 4;
+
+/// How many of something each client has in progress.
+#[derive(Default)]
+struct InFlight(std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>);
+
+/// One client's place, given back when dropped.
+struct InFlightPlace {
+    counts: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+    key: String,
+}
+
+impl InFlight {
+    /// A place for `key`, unless it has `limit` already.
+    fn enter(&self, key: &str, limit: usize) -> Option<InFlightPlace> {
+        let mut counts = self.0.lock().expect("in-flight counts");
+        let count = counts.entry(key.to_owned()).or_insert(0);
+        if *count >= limit {
+            return None;
+        }
+        *count += 1;
+        Some(InFlightPlace {
+            counts: self.0.clone(),
+            key: key.to_owned(),
+        })
+    }
+}
+
+impl Drop for InFlightPlace {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().expect("in-flight counts");
+        if let Some(count) = counts.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.key);
+            }
+        }
+    }
+}
+
 fn hashing_turns() -> &'static tokio::sync::Semaphore {
     static TURNS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
     TURNS.get_or_init(|| {
@@ -1223,6 +1289,35 @@ async fn verify_password(hash: String, password: String) -> Result<bool, Account
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_has_four_sign_ins_in_progress_at_most_and_others_are_not_counted() {
+        let in_flight = InFlight::default();
+        let places: Vec<_> = (0..SIGN_INS_PER_CLIENT)
+            .map(|_| in_flight.enter("198.51.100.7", SIGN_INS_PER_CLIENT))
+            .collect();
+        assert!(places.iter().all(Option::is_some));
+        assert!(
+            in_flight
+                .enter("198.51.100.7", SIGN_INS_PER_CLIENT)
+                .is_none()
+        );
+        assert!(
+            in_flight
+                .enter("203.0.113.9", SIGN_INS_PER_CLIENT)
+                .is_some()
+        );
+        drop(places);
+        assert!(
+            in_flight
+                .enter("198.51.100.7", SIGN_INS_PER_CLIENT)
+                .is_some()
+        );
+        assert!(
+            in_flight.0.lock().unwrap().is_empty(),
+            "nothing kept for idle clients"
+        );
+    }
 
     #[tokio::test(start_paused = true)]
     async fn a_password_waits_for_a_hashing_turn_then_hears_busy() {

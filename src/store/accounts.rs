@@ -189,6 +189,8 @@ pub trait AccountStore: Send + Sync {
     async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError>;
     /// Opens (the time of the last proof or use) or locks (`None`) the back office for a session.
     async fn set_console_seen(&self, token_hash: &str, at: Option<i64>) -> Result<(), StoreError>;
+    /// Keeps an open console open (its use at `now`); a locked one stays locked.
+    async fn touch_console(&self, token_hash: &str, now: i64) -> Result<(), StoreError>;
     /// `false` when the user has no session with that id.
     async fn delete_session_by_id(&self, user_id: &str, id: &str) -> Result<bool, StoreError>;
     /// Signs the user out everywhere but `keep` (a token hash); returns how many ended.
@@ -484,7 +486,7 @@ impl AccountStore for SqlStore {
         let mut tx = self.pool().begin().await?;
         let claimed = sqlx::query(
             "UPDATE users SET password_hash = NULL, totp_enabled = 0, totp_secret = NULL, \
-             referred_by = NULL, email_verified_at = $2, updated_at = $2 \
+             referred_by = NULL, operator_role = NULL, email_verified_at = $2, updated_at = $2 \
              WHERE id = $1 AND email_verified_at IS NULL",
         )
         .bind(user_id)
@@ -625,6 +627,19 @@ impl AccountStore for SqlStore {
             .bind(at)
             .execute(self.pool())
             .await?;
+        Ok(())
+    }
+
+    async fn touch_console(&self, token_hash: &str, now: i64) -> Result<(), StoreError> {
+        // A request that read the session before it was locked does not open it again.
+        sqlx::query(
+            "UPDATE sessions SET console_seen_at = $2 \
+             WHERE token_hash = $1 AND console_seen_at IS NOT NULL",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
         Ok(())
     }
 

@@ -94,6 +94,9 @@ pub enum RoleChange {
         audit_id: i64,
     },
     NoSuchUser,
+    /// Refused: the account never proved its e-mail address (anyone may sign up as
+    /// `newhire@…` before the new hire does).
+    Unverified,
     /// Refused: the exchange would be left without an owner.
     LastOwner,
 }
@@ -221,6 +224,19 @@ impl AdminStore for SqlStore {
             Backend::Sqlite => "",
         };
         let mut tx = self.pool().begin().await?;
+        // A write first: SQLite takes its write lock before it reads (another process, the
+        // command line, may write meanwhile).
+        sqlx::query("UPDATE users SET updated_at = updated_at WHERE email = $1")
+            .bind(email)
+            .execute(&mut *tx)
+            .await?;
+        // Every owner's row is locked first, in one order (on PostgreSQL): two owners demoting
+        // each other at once wait in turn, and the second sees the first's change.
+        let owners = sqlx::query(&format!(
+            "SELECT id FROM users WHERE operator_role = 'owner' ORDER BY id{lock}"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
         let found = sqlx::query(&format!(
             "SELECT {USER_COLUMNS} FROM users WHERE email = $1{lock}"
         ))
@@ -230,17 +246,12 @@ impl AdminStore for SqlStore {
         let Some(mut user) = found.as_ref().map(user_from_row).transpose()? else {
             return Ok(RoleChange::NoSuchUser);
         };
-        if user.operator_role == Some(Role::Owner) && role != Some(Role::Owner) {
-            // Every owner's row is locked (on PostgreSQL): two owners demoting each other at
-            // once cannot both pass this count.
-            let owners = sqlx::query(&format!(
-                "SELECT id FROM users WHERE operator_role = 'owner'{lock}"
-            ))
-            .fetch_all(&mut *tx)
-            .await?;
-            if owners.len() <= 1 {
-                return Ok(RoleChange::LastOwner);
-            }
+        if role.is_some() && user.email_verified_at.is_none() {
+            return Ok(RoleChange::Unverified);
+        }
+        if user.operator_role == Some(Role::Owner) && role != Some(Role::Owner) && owners.len() <= 1
+        {
+            return Ok(RoleChange::LastOwner);
         }
         let view = |role: Option<Role>| serde_json::json!({ "role": role.map(Role::as_str) });
         let entry = AuditEntry {
@@ -255,6 +266,11 @@ impl AdminStore for SqlStore {
             .bind(&user.id)
             .bind(role.map(Role::as_str))
             .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        // A new role starts with the console locked in every session.
+        sqlx::query("UPDATE sessions SET console_seen_at = NULL WHERE user_id = $1")
+            .bind(&user.id)
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;

@@ -14,8 +14,8 @@ use super::order_writer::OrderWriter;
 use super::orders::insert_orders;
 use super::{
     AuditEntry, Backend, ContactMessage, CurrencyOverride, IdempotencyClaim, IdempotencyKey,
-    NewOrderRecord, NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, Store,
-    RateFileToStore, StoreError, StoredRateFile, migrations,
+    NewOrderRecord, NewReferralClick, OrderChange, OrderEventRecord, OrderRecord, RateFileToStore,
+    Store, StoreError, StoredRateFile, migrations,
 };
 
 pub struct SqlStore {

@@ -105,6 +105,16 @@ async fn sign_in(app: &TestApp, email: &str, code: &str) -> String {
     signed_in["token"].as_str().expect("signed in").to_owned()
 }
 
+/// Marks the account's e-mail address confirmed (as its link would).
+async fn verified(app: &TestApp, email: &str) {
+    let raw = raw_store(&app.db).await;
+    sqlx::query("UPDATE users SET email_verified_at = 1 WHERE email = $1")
+        .bind(email)
+        .execute(raw.pool())
+        .await
+        .unwrap();
+}
+
 async fn set_role(app: &TestApp, by: &str, email: &str, role: Option<&str>) -> (StatusCode, Value) {
     let body = json!({ "email": email, "role": role });
     call(app, by, Method::PUT, "/api/admin/operators", Some(&body)).await
@@ -113,6 +123,7 @@ async fn set_role(app: &TestApp, by: &str, email: &str, role: Option<&str>) -> (
 /// An operator with `role`, signed in with a code: their session token.
 async fn operator(app: &TestApp, email: &str, role: &str) -> String {
     let (_, recovery) = with_two_factor(app, email).await;
+    verified(app, email).await;
     let (status, answer) = set_role(app, TOKEN, email, Some(role)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     sign_in(app, email, &recovery[0]).await
@@ -261,6 +272,14 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
     )
     .await;
     let no_2fa = registered["token"].as_str().unwrap().to_owned();
+    // Not before the address is confirmed: anyone may sign up under a new hire's address.
+    let (status, refused) = set_role(&app, TOKEN, "no2fa@example.com", Some("owner")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(
+        refused["message"],
+        "This account has not confirmed its e-mail address yet"
+    );
+    verified(&app, "no2fa@example.com").await;
     set_role(&app, TOKEN, "no2fa@example.com", Some("owner")).await;
     let (status, answer) = call(&app, &no_2fa, Method::GET, overrides, None).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
@@ -276,9 +295,10 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
 
     // A session that has not proved a code since 2FA went on: locked until it does.
     let (session, recovery) = with_two_factor(&app, "ops@example.com").await;
+    verified(&app, "ops@example.com").await;
     set_role(&app, TOKEN, "ops@example.com", Some("operator")).await;
     let (status, answer) = call(&app, &session, Method::GET, overrides, None).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED, "{answer}");
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
     assert_eq!(
         answer["message"],
         "The back office is locked: enter a code from your authenticator app"
@@ -315,7 +335,7 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
     )
     .await;
     let (status, _) = call(&app, &session, Method::GET, overrides, None).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, _) = call(
         &app,
         &session,
@@ -337,7 +357,7 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
         .await
         .unwrap();
     let (status, _) = call(&app, &signed_in, Method::GET, overrides, None).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(status, StatusCode::FORBIDDEN);
     call(
         &app,
         &signed_in,
@@ -361,6 +381,7 @@ async fn owners_manage_operators_and_the_last_owner_stays(db: Db) {
     };
     let ann = operator(&app, "ann@example.com", "owner").await;
     let (_, _) = with_two_factor(&app, "bob@example.com").await;
+    verified(&app, "bob@example.com").await;
     let (status, made) = set_role(&app, &ann, "Bob@Example.com", Some("owner")).await;
     assert_eq!(status, StatusCode::OK, "{made}");
     assert_eq!(
@@ -379,6 +400,20 @@ async fn owners_manage_operators_and_the_last_owner_stays(db: Db) {
     assert_eq!(
         refused["message"],
         "This is the last owner: make another owner first"
+    );
+    // The last owner cannot leave by deleting the account either.
+    let (status, refused) = call(
+        &app,
+        &ann,
+        Method::POST,
+        "/api/account/delete",
+        Some(&json!({ "password": PASSWORD })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(
+        refused["message"],
+        "An operator's account is deleted once an owner has taken its role away"
     );
     let (_, listed) = call(&app, &ann, Method::GET, "/api/admin/operators", None).await;
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
