@@ -479,7 +479,18 @@ impl AccountStore for SqlStore {
             .bind(user_id)
             .bind(now),
         };
-        Ok(query.execute(self.pool()).await?.rows_affected() == 1)
+        let second_factor_changed = matches!(change, UserChange::TotpOn | UserChange::TotpOff);
+        let mut tx = self.pool().begin().await?;
+        let changed = query.execute(&mut *tx).await?.rows_affected() == 1;
+        if changed && second_factor_changed {
+            // The back office opens again only with a code of the factor as it now is.
+            sqlx::query("UPDATE sessions SET console_seen_at = NULL WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(changed)
     }
 
     async fn claim_unverified_account(&self, user_id: &str, now: i64) -> Result<bool, StoreError> {

@@ -369,6 +369,60 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
     let (status, _) = call(&app, &signed_in, Method::GET, overrides, None).await;
     assert_eq!(status, StatusCode::OK);
 
+    // Two-factor authentication turned off and on again: the console waits for a new code.
+    let (status, off) = call(
+        &app,
+        &signed_in,
+        Method::POST,
+        "/api/account/2fa/disable",
+        Some(&json!({ "password": PASSWORD, "code": recovery[3] })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{off}");
+    let (status, answer) = call(&app, &signed_in, Method::GET, overrides, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        answer["message"],
+        "Turn on two-factor authentication to use the back office"
+    );
+    let (_, setup) = call(
+        &app,
+        &signed_in,
+        Method::POST,
+        "/api/account/2fa/setup",
+        None,
+    )
+    .await;
+    let secret = setup["secret"].as_str().unwrap();
+    let bytes = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .unwrap();
+    let totp = totp_rs::TOTP::new_unchecked(
+        totp_rs::Algorithm::SHA1,
+        6,
+        1,
+        30,
+        bytes,
+        None,
+        String::new(),
+    );
+    let code = totp.generate(ferry::now_unix() as u64);
+    let (status, on) = call(
+        &app,
+        &signed_in,
+        Method::POST,
+        "/api/account/2fa/enable",
+        Some(&json!({ "code": code })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{on}");
+    let (status, answer) = call(&app, &signed_in, Method::GET, overrides, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        answer["message"],
+        "The back office is locked: enter a code from your authenticator app"
+    );
+
     // The role is read on every request: taken away, the next request is refused.
     set_role(&app, TOKEN, "ops@example.com", None).await;
     let (status, _) = call(&app, &signed_in, Method::GET, overrides, None).await;
