@@ -181,6 +181,9 @@ where
     }
 }
 
+/// What an operator without two-factor authentication hears (403).
+const TWO_FACTOR_NEEDED: &str = "Turn on two-factor authentication to use the back office";
+
 /// What a locked console answers (403); `console/unlock` opens it.
 const CONSOLE_LOCKED: &str = "The back office is locked: enter a code from your authenticator app";
 
@@ -195,9 +198,7 @@ async fn admit(
     needed: Role,
 ) -> Result<(), ApiError> {
     if !user.totp_enabled {
-        return Err(ApiError::Forbidden(
-            "Turn on two-factor authentication to use the back office".into(),
-        ));
+        return Err(ApiError::Forbidden(TWO_FACTOR_NEEDED.into()));
     }
     let now = crate::now_unix();
     let idle = state.config.console_idle_seconds as i64;
@@ -750,9 +751,7 @@ async fn unlock_console(
         return Err(ApiError::BadRequest("The token needs no unlocking".into()));
     };
     if !user.totp_enabled {
-        return Err(ApiError::Forbidden(
-            "Turn on two-factor authentication to use the back office".into(),
-        ));
+        return Err(ApiError::Forbidden(TWO_FACTOR_NEEDED.into()));
     }
     let now = crate::now_unix();
     state

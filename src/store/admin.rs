@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 
 use super::accounts::{USER_COLUMNS, user_from_row};
 use super::sql::SqlStore;
-use super::{Backend, Store, StoreError, UserRecord};
+use super::{StoreError, UserRecord};
 use crate::domain::operator::{Actor, Role};
 
 /// One act of an operator, a script with the admin token, or the command line.
@@ -219,10 +219,7 @@ impl AdminStore for SqlStore {
         audit: &AuditEntry,
     ) -> Result<RoleChange, StoreError> {
         let _turn = self.write_turn().await;
-        let lock = match self.backend() {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
+        let lock = self.row_lock();
         let mut tx = self.pool().begin().await?;
         // A write first: SQLite takes its write lock before it reads (another process, the
         // command line, may write meanwhile).

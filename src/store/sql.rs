@@ -243,10 +243,7 @@ impl Store for SqlStore {
         .bind(value.updated_at)
         .execute(&mut *tx)
         .await?;
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
+        let lock = self.row_lock();
         let before = sqlx::query(&format!(
             "SELECT send_enabled, recv_enabled FROM currency_overrides WHERE code = $1{lock}"
         ))
@@ -544,6 +541,15 @@ impl Store for SqlStore {
 }
 
 impl SqlStore {
+    /// The clause that locks the rows a read inside a write transaction selects: PostgreSQL
+    /// needs it; SQLite's writer holds the whole database already.
+    pub(super) fn row_lock(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        }
+    }
+
     /// This store's turn to write, on SQLite (see `sqlite_writer`); held until the transaction ends.
     pub(super) async fn write_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         match self.backend {

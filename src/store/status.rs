@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use super::admin::insert_audit;
 use super::sql::SqlStore;
-use super::{AuditEntry, Backend, StoreError};
+use super::{AuditEntry, StoreError};
 
 /// One health check of one component.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,10 +225,7 @@ impl StatusStore for SqlStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let lock = match super::Store::backend(self) {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
+        let lock = self.row_lock();
         let Some(before) =
             sqlx::query(&format!("SELECT status FROM incidents WHERE id = $1{lock}"))
                 .bind(id)

@@ -41,6 +41,23 @@ async fn call(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// The authenticator app's code for `secret` (base32) at Unix time `at`.
+fn code_at(secret: &str, at: i64) -> String {
+    let bytes = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .unwrap();
+    let totp = totp_rs::TOTP::new_unchecked(
+        totp_rs::Algorithm::SHA1,
+        6,
+        1,
+        30,
+        bytes,
+        None,
+        String::new(),
+    );
+    totp.generate(at as u64)
+}
+
 /// A signed-up user with two-factor authentication on: the registration's session token (its
 /// console locked) and the recovery codes.
 async fn with_two_factor(app: &TestApp, email: &str) -> (String, Vec<String>) {
@@ -58,19 +75,7 @@ async fn with_two_factor(app: &TestApp, email: &str) -> (String, Vec<String>) {
     let token = registered["token"].as_str().expect("registered").to_owned();
     let (_, setup) = call(app, &token, Method::POST, "/api/account/2fa/setup", None).await;
     let secret = setup["secret"].as_str().unwrap();
-    let bytes = data_encoding::BASE32_NOPAD
-        .decode(secret.as_bytes())
-        .unwrap();
-    let totp = totp_rs::TOTP::new_unchecked(
-        totp_rs::Algorithm::SHA1,
-        6,
-        1,
-        30,
-        bytes,
-        None,
-        String::new(),
-    );
-    let code = totp.generate(ferry::now_unix() as u64 - 30);
+    let code = code_at(secret, ferry::now_unix() - 30);
     let (status, enabled) = call(
         app,
         &token,
@@ -394,19 +399,7 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
     )
     .await;
     let secret = setup["secret"].as_str().unwrap();
-    let bytes = data_encoding::BASE32_NOPAD
-        .decode(secret.as_bytes())
-        .unwrap();
-    let totp = totp_rs::TOTP::new_unchecked(
-        totp_rs::Algorithm::SHA1,
-        6,
-        1,
-        30,
-        bytes,
-        None,
-        String::new(),
-    );
-    let code = totp.generate(ferry::now_unix() as u64);
+    let code = code_at(secret, ferry::now_unix());
     let (status, on) = call(
         &app,
         &signed_in,
