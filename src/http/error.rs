@@ -21,6 +21,13 @@ pub enum ApiError {
     UnauthorizedWith(String),
     #[error("{0}")]
     Forbidden(String),
+    /// 403 with a machine-readable `reason` beside the text (the console tells a locked
+    /// console from a missing role or second factor by it).
+    #[error("{message}")]
+    ForbiddenBecause {
+        message: String,
+        reason: &'static str,
+    },
     /// 429 with `Retry-After`.
     #[error("{message}")]
     TooManyRequests { message: String, retry_after: i64 },
@@ -57,7 +64,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::UnauthorizedWith(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::ForbiddenBecause { .. } => StatusCode::FORBIDDEN,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound | ApiError::NotFoundWith(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) | ApiError::ConflictWith { .. } | ApiError::Replayed => {
@@ -135,8 +142,10 @@ impl IntoResponse for ApiError {
             "error": message,
             "message": message,
         });
-        if let ApiError::ConflictWith { data, .. } = &self {
-            body["data"] = data.clone();
+        match &self {
+            ApiError::ConflictWith { data, .. } => body["data"] = data.clone(),
+            ApiError::ForbiddenBecause { reason, .. } => body["reason"] = (*reason).into(),
+            _ => {}
         }
         let mut response = (status, Json(body)).into_response();
         if let ApiError::TooManyRequests { retry_after, .. } = &self {

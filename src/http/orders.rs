@@ -286,6 +286,7 @@ async fn choose_emergency(
             body.address.as_deref(),
             body.tag.as_deref(),
             crate::now_unix(),
+            None,
         )
         .await?;
     Ok(order_answer(&state.orders, &order))

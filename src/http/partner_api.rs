@@ -768,6 +768,7 @@ async fn choose(state: &AppState, call: &Call) -> Result<Value, Failure> {
             address,
             text(&call.body, "tag"),
             crate::now_unix(),
+            None,
         )
         .await
         .map_err(|e| match e {

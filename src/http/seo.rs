@@ -74,6 +74,12 @@ pub fn page_meta(state: &AppState, path: &str, language: Language) -> PageMeta {
             ..page(private_title(path), DEFAULT_DESCRIPTION)
         };
     }
+    if path == "/admin" || path.starts_with("/admin/") {
+        return PageMeta {
+            noindex: true,
+            ..page("Back office", DEFAULT_DESCRIPTION)
+        };
+    }
     if let Some(id) = path
         .strip_prefix("/order/")
         .or_else(|| path.strip_prefix("/order-details/"))
@@ -442,7 +448,7 @@ async fn robots(State(state): State<AppState>) -> Response {
             text.push_str(&format!("Disallow: {path}\n"));
         }
     }
-    text.push_str("Disallow: /order/\nDisallow: /order-details/\n");
+    text.push_str("Disallow: /order/\nDisallow: /order-details/\nDisallow: /admin\n");
     text.push_str(&format!("\nSitemap: {base}/sitemap.xml\n"));
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
 }

@@ -8,8 +8,9 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::accounts::{USER_COLUMNS, user_from_row};
+use super::orders::{ORDER_COLUMNS, orders_from_rows};
 use super::sql::SqlStore;
-use super::{StoreError, UserRecord};
+use super::{OrderRecord, StoreError, UserRecord};
 use crate::domain::operator::{Actor, Role};
 
 /// One act of an operator, a script with the admin token, or the command line.
@@ -85,6 +86,20 @@ pub struct AuditFilter {
     pub limit: i64,
 }
 
+/// Which orders the back office lists: every field that is set must match. Newest first.
+#[derive(Debug, Clone, Default)]
+pub struct OrderSearch {
+    /// An order id, a deposit or destination address, a transaction id, a provider reference,
+    /// a partner API key id, or an e-mail (the owner's account or the partner's `setEmail`).
+    pub query: Option<String>,
+    /// A deposit or destination tag (memo), to tell apart orders at one shared address.
+    pub tag: Option<String>,
+    pub status: Option<String>,
+    /// The page after this order (`created_at`, `id`) of the previous one.
+    pub before: Option<(i64, String)>,
+    pub limit: i64,
+}
+
 /// What changing an operator's role did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RoleChange {
@@ -121,6 +136,9 @@ pub trait AdminStore: Send + Sync {
     async fn append_audit(&self, entry: &AuditEntry) -> Result<i64, StoreError>;
 
     async fn audit_entries(&self, filter: &AuditFilter) -> Result<Vec<AuditRecord>, StoreError>;
+
+    /// Orders matching `search`, newest first.
+    async fn search_orders(&self, search: &OrderSearch) -> Result<Vec<OrderRecord>, StoreError>;
 
     /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
     async fn audit_by_request(
@@ -309,6 +327,61 @@ impl AdminStore for SqlStore {
             .fetch_all(self.pool())
             .await?;
         rows.iter().map(audit_from_row).collect()
+    }
+
+    async fn search_orders(&self, search: &OrderSearch) -> Result<Vec<OrderRecord>, StoreError> {
+        // Built from the filters that are set, so that each branch of the OR can use its index.
+        let mut clauses = Vec::new();
+        let mut binds: Vec<String> = Vec::new();
+        let next = |value: String, binds: &mut Vec<String>| {
+            binds.push(value);
+            format!("${}", binds.len())
+        };
+        if let Some(query) = &search.query {
+            let q = next(query.clone(), &mut binds);
+            let email = next(query.to_lowercase(), &mut binds);
+            clauses.push(format!(
+                "(id = {q} OR deposit_address = {q} OR to_address = {q} \
+                 OR provider_order_id = {q} OR api_key_id = {q} OR notify_email = {email} \
+                 OR owner_user_id IN (SELECT id FROM users WHERE email = {email}) \
+                 OR id IN (SELECT order_id FROM order_txids WHERE txid = {q}))"
+            ));
+        }
+        if let Some(tag) = &search.tag {
+            let t = next(tag.clone(), &mut binds);
+            clauses.push(format!("(deposit_tag = {t} OR to_tag = {t})"));
+        }
+        if let Some(status) = &search.status {
+            clauses.push(format!("status = {}", next(status.clone(), &mut binds)));
+        }
+        let mut before_at = None;
+        if let Some((at, id)) = &search.before {
+            let id = next(id.clone(), &mut binds);
+            before_at = Some(*at);
+            let at = format!("${}", binds.len() + 1);
+            clauses.push(format!(
+                "(created_at < {at} OR (created_at = {at} AND id < {id}))"
+            ));
+        }
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let limit = format!("${}", binds.len() + 1 + usize::from(before_at.is_some()));
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders {filter} \
+             ORDER BY created_at DESC, id DESC LIMIT {limit}"
+        );
+        let mut query = sqlx::query(&sql);
+        for value in &binds {
+            query = query.bind(value);
+        }
+        if let Some(at) = before_at {
+            query = query.bind(at);
+        }
+        let rows = query.bind(search.limit).fetch_all(self.pool()).await?;
+        orders_from_rows(&rows)
     }
 
     async fn audit_by_request(

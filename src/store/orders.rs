@@ -337,6 +337,32 @@ pub(super) async fn insert_orders(
     Ok(())
 }
 
+/// Makes the order findable by its transaction ids (the back office's search); a known one is
+/// skipped.
+async fn write_txids(tx: &mut Tx<'_>, order: &OrderRecord) -> Result<(), StoreError> {
+    let t = &order.transactions;
+    let sides = [
+        ("deposit", &t.deposit),
+        ("payout", &t.payout),
+        ("refund", &t.refund),
+    ];
+    for (side, transaction) in sides {
+        let Some(transaction) = transaction else {
+            continue;
+        };
+        sqlx::query(
+            "INSERT INTO order_txids (txid, order_id, side) VALUES ($1, $2, $3) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&transaction.id)
+        .bind(&order.id)
+        .bind(side)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
 /// `($1, $2), ($3, $4)` for two rows of two columns.
 fn value_rows(rows: usize, columns: usize) -> String {
     (0..rows)
@@ -389,6 +415,7 @@ impl SqlStore {
         if let Some(detail) = change.event {
             append_event(&mut tx, o, Some(detail)).await?;
         }
+        write_txids(&mut tx, o).await?;
         write_effects(&mut tx, change.effects).await?;
         tx.commit().await?;
         Ok(true)

@@ -11,13 +11,20 @@ on_both_backends!(
     each_admin_route_allows_its_role_and_refuses_the_ones_below,
     the_console_needs_two_factor_and_a_recent_code,
     owners_manage_operators_and_the_last_owner_stays,
+    operators_find_an_order_by_each_of_its_keys,
+    a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once,
 );
 
 const TOKEN: &str = "console-test-token-5d1e";
 const PASSWORD: &str = "Correct1horse";
 
 async fn app_on(db: Db) -> Option<TestApp> {
-    spawn_app_with(db, |c| c.admin_token = Some(TOKEN.into())).await
+    spawn_app_with(db, |c| {
+        c.admin_token = Some(TOKEN.into());
+        c.sandbox_step_seconds = 0;
+        c.worker_interval_ms = 50;
+    })
+    .await
 }
 
 /// A request with a bearer: the admin token or a session token.
@@ -142,11 +149,25 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
     let operator_ = operator(&app, "operator@example.com", "operator").await;
     let owner = operator(&app, "owner@example.com", "owner").await;
     let (customer, _) = with_two_factor(&app, "customer@example.com").await;
-    // The matrix of docs/back-office-plan.md §2 for today's routes.
+    // The matrix of docs/back-office-plan.md §2 for today's routes (17).
     let routes: &[(Method, &str, Option<Value>, usize)] = &[
         (Method::GET, "/api/admin/currency-overrides", None, 0),
         (Method::GET, "/api/admin/incidents", None, 0),
         (Method::GET, "/api/admin/contact-messages", None, 0),
+        (Method::GET, "/api/admin/orders", None, 0),
+        (Method::GET, "/api/admin/orders/none", None, 0),
+        (
+            Method::POST,
+            "/api/admin/orders/none/notes",
+            Some(json!({ "text": "Called" })),
+            0,
+        ),
+        (
+            Method::POST,
+            "/api/admin/orders/none/refund",
+            Some(json!({ "reason": "Asked" })),
+            1,
+        ),
         (
             Method::PUT,
             "/api/admin/currency-overrides/XMR",
@@ -488,4 +509,261 @@ async fn owners_manage_operators_and_the_last_owner_stays(db: Db) {
             (json!(null), json!("owner")),
         ]
     );
+}
+
+const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+
+/// A fixed BTC → ETH order of 0.01 placed by the holder of `session` (or a visitor), and its id.
+async fn fixed_order(app: &TestApp, session: Option<&str>) -> String {
+    let body = json!({
+        "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": ETH_ADDRESS,
+        "direction": "from", "type": "fixed",
+    });
+    let (status, answer) = match session {
+        Some(token) => call(app, token, Method::POST, "/api/create-order", Some(&body)).await,
+        None => {
+            let response = app.post_json("/api/create-order", &body).await;
+            (response.status(), json_of(response).await)
+        }
+    };
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer["data"]["id"].as_str().expect("an order").to_owned()
+}
+
+/// The sandbox's deposit of `amount` on the order (0.008 of 0.01 puts a fixed order in
+/// EMERGENCY).
+async fn deposit(app: &TestApp, id: &str, amount: &str) {
+    let body = json!({ "order_id": id, "amount": amount });
+    let path = "/api/admin/sandbox/deposit";
+    let (status, answer) = call(app, TOKEN, Method::POST, path, Some(&body)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
+async fn found_ids(app: &TestApp, bearer: &str, query: &str) -> Vec<String> {
+    let path = format!("/api/admin/orders?{query}");
+    let (status, answer) = call(app, bearer, Method::GET, &path, None).await;
+    assert_eq!(status, StatusCode::OK, "{query}: {answer}");
+    answer["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn operators_find_an_order_by_each_of_its_keys(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let support = operator(&app, "desk@example.com", "support").await;
+    let (customer, _) = with_two_factor(&app, "Buyer@Example.com").await;
+    let wanted = fixed_order(&app, Some(&customer)).await;
+    let other = fixed_order(&app, None).await;
+    deposit(&app, &wanted, "0.008").await;
+    let (_, detail) = call(
+        &app,
+        &support,
+        Method::GET,
+        &format!("/api/admin/orders/{wanted}"),
+        None,
+    )
+    .await;
+    let order = &detail["order"];
+    assert_eq!(order["status"], "EMERGENCY", "{detail}");
+    assert_eq!(order["owner_email"], "buyer@example.com");
+    assert!(order.get("provider_order_token").is_none());
+    let txid = order["transactions"]["deposit"]["id"]
+        .as_str()
+        .expect("a deposit");
+    let deposit_address = order["deposit_address"].as_str().unwrap();
+
+    let by = |q: String| {
+        let app = &app;
+        let support = &support;
+        async move { found_ids(app, support, &q).await }
+    };
+    for key in [wanted.as_str(), deposit_address, txid, "BUYER@example.com"] {
+        let q = format!("q={}", urlencode(key));
+        assert_eq!(by(q).await, [wanted.clone()], "by {key}");
+    }
+    // Both orders pay out to the same address: newest first (made in one second, by id).
+    let both = by(format!("q={ETH_ADDRESS}")).await;
+    let mut sorted = both.clone();
+    sorted.sort();
+    let mut expected = vec![wanted.clone(), other.clone()];
+    expected.sort();
+    assert_eq!(sorted, expected);
+    assert_eq!(by("status=emergency".into()).await, [wanted.clone()]);
+    assert_eq!(by("q=nothing-like-it".into()).await, Vec::<String>::new());
+    // Pages of one order: the same two in the same order, then none.
+    assert_eq!(by("limit=1".into()).await, [both[0].clone()]);
+    let (_, first) = call(
+        &app,
+        &support,
+        Method::GET,
+        "/api/admin/orders?limit=1",
+        None,
+    )
+    .await;
+    let next = first["next"].as_str().expect("a next page");
+    let (_, second) = call(
+        &app,
+        &support,
+        Method::GET,
+        &format!("/api/admin/orders?limit=1&before={}", urlencode(next)),
+        None,
+    )
+    .await;
+    assert_eq!(second["orders"][0]["id"], both[1].as_str());
+    let last = second["next"].as_str().expect("a next page");
+    let after = by(format!("limit=1&before={}", urlencode(last))).await;
+    assert_eq!(after, Vec::<String>::new());
+    let (status, _) = call(
+        &app,
+        &support,
+        Method::GET,
+        "/api/admin/orders?status=LOST",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // The customer is no operator.
+    let (status, _) = call(&app, &customer, Method::GET, "/api/admin/orders", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+fn urlencode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// A keyed console request, as the console sends its acts.
+async fn act(
+    app: &TestApp,
+    bearer: &str,
+    path: &str,
+    body: &Value,
+    key: &str,
+) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .post(app.url(path))
+        .bearer_auth(bearer)
+        .header("Idempotency-Key", key)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let support = operator(&app, "desk@example.com", "support").await;
+    let ops = operator(&app, "ops@example.com", "operator").await;
+    let id = fixed_order(&app, None).await;
+    deposit(&app, &id, "0.008").await;
+    let order_path = format!("/api/admin/orders/{id}");
+    let refund_path = format!("{order_path}/refund");
+    let refund = json!({ "reason": "Customer asked by mail", "address": BTC_ADDRESS });
+
+    let (_, seen) = call(&app, &support, Method::GET, &order_path, None).await;
+    assert_eq!(seen["actions"], json!(["note"]));
+    let note = json!({ "text": "Customer wrote: sent too little by mistake" });
+    let (status, noted) = act(&app, &support, &format!("{order_path}/notes"), &note, "n-1").await;
+    assert_eq!(status, StatusCode::OK, "{noted}");
+    let (status, refused) = act(&app, &support, &refund_path, &refund, "r-0").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(refused["reason"], "role_required");
+    assert_eq!(
+        refused["message"],
+        "This needs the operator role; you are support"
+    );
+
+    let (_, seen) = call(&app, &ops, Method::GET, &order_path, None).await;
+    assert_eq!(seen["actions"], json!(["note", "refund"]));
+    let no_reason = json!({ "reason": " ", "address": BTC_ADDRESS });
+    let (status, _) = act(&app, &ops, &refund_path, &no_reason, "r-1").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A double click: both answered, one refund, one entry.
+    let (first, second) = tokio::join!(
+        act(&app, &ops, &refund_path, &refund, "r-2"),
+        act(&app, &ops, &refund_path, &refund, "r-2"),
+    );
+    assert_eq!(first.0, StatusCode::OK, "{}", first.1);
+    assert_eq!(second.0, StatusCode::OK, "{}", second.1);
+    assert_eq!(
+        [&first.1, &second.1]
+            .iter()
+            .filter(|a| a["replayed"] == true)
+            .count(),
+        1
+    );
+    // Another refund later is refused: the choice is made.
+    let (status, _) = act(&app, &ops, &refund_path, &refund, "r-3").await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // The sandbox sends it back; the timeline shows who did what, and why.
+    let mut detail = Value::Null;
+    for _ in 0..100 {
+        detail = call(&app, &ops, Method::GET, &order_path, None).await.1;
+        if detail["order"]["status"] == "REFUNDED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(detail["order"]["status"], "REFUNDED", "{detail}");
+    assert_eq!(detail["order"]["refund_address"], BTC_ADDRESS);
+    assert_eq!(detail["actions"], json!(["note"]));
+    let acts: Vec<(&str, &str, &str)> = detail["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["kind"] == "audit")
+        .map(|item| {
+            (
+                item["action"].as_str().unwrap(),
+                item["actor_email"].as_str().unwrap_or("token"),
+                item["reason"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            ("order.deposit", "token", ""),
+            (
+                "order.note",
+                "desk@example.com",
+                "Customer wrote: sent too little by mistake"
+            ),
+            ("order.refund", "ops@example.com", "Customer asked by mail"),
+        ]
+    );
+    let statuses: Vec<&str> = detail["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|item| item["status"].as_str())
+        .collect();
+    assert_eq!(statuses.first(), Some(&"NEW"));
+    assert_eq!(statuses.last(), Some(&"REFUNDED"));
+    let (_, log) = call(
+        &app,
+        TOKEN,
+        Method::GET,
+        &format!("/api/admin/audit?action=order.refund&subject_id={id}"),
+        None,
+    )
+    .await;
+    let entry = &log["entries"][0];
+    assert_eq!(log["entries"].as_array().unwrap().len(), 1, "{log}");
+    assert_eq!(entry["actor_role"], "operator");
+    assert_eq!(entry["before"]["status"], "EMERGENCY");
+    assert_eq!(entry["after"]["emergency_choice"], "REFUND");
+    assert_eq!(entry["after"]["refund_address_set"], true);
 }

@@ -277,6 +277,11 @@ impl Orders {
     /// The customer's decision on an order in EMERGENCY. It is final: of two requests only one
     /// is taken, and a second choice is refused. An order an upstream fills gets it passed on
     /// once; if the upstream refuses it, the choice is undone and the customer told why.
+    ///
+    /// An operator may make it for the customer (`audit`, written with the choice). At an
+    /// upstream the choice can still be refused after it was recorded, and then it is undone:
+    /// that entry keeps no `Idempotency-Key`, so a retry is told the order's state, never a
+    /// replayed success.
     pub async fn choose(
         &self,
         order: OrderRecord,
@@ -284,6 +289,7 @@ impl Orders {
         refund_address: Option<&str>,
         refund_tag: Option<&str>,
         now: i64,
+        audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
         if order.status != OrderStatus::Emergency {
             return Err(OrderError::Conflict(
@@ -308,12 +314,26 @@ impl Orders {
         }
         next.emergency_choice = Some(choice);
         next.updated_at = now;
+        let audit = audit.map(|entry| AuditEntry {
+            subject_kind: "order".into(),
+            subject_id: order.id.clone(),
+            before: Some(super::audit_view(&order)),
+            ..entry
+        });
         if order.provider_order_id.is_none() {
-            return self.choose_in_sandbox(next, choice, now).await;
+            return self.choose_in_sandbox(next, choice, now, audit).await;
         }
         // Recorded first: from here the choice is final, whatever happens next.
         next.next_step_at = Some(now + self.settings.provider_poll_seconds);
-        let recorded = self.write(next, None, &OrderEffects::default()).await?;
+        let effects = OrderEffects {
+            audit: audit.map(|entry| AuditEntry {
+                after: Some(super::audit_view(&next)),
+                request_key: None,
+                ..entry
+            }),
+            ..OrderEffects::default()
+        };
+        let recorded = self.write(next, None, &effects).await?;
         match self.pass_choice_on(&recorded).await {
             Ok(()) => {}
             Err(ProviderError::Rejected(reason)) => {
@@ -344,16 +364,25 @@ impl Orders {
         mut next: OrderRecord,
         choice: EmergencyChoice,
         now: i64,
+        audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
         match choice {
             EmergencyChoice::Refund => {
                 next.next_step_at = Some(now + self.settings.sandbox_step_seconds);
-                self.write(next, None, &OrderEffects::default()).await
+                let effects = OrderEffects {
+                    audit: audit.map(|entry| AuditEntry {
+                        after: Some(super::audit_view(&next)),
+                        ..entry
+                    }),
+                    ..OrderEffects::default()
+                };
+                self.write(next, None, &effects).await
             }
             EmergencyChoice::Exchange => {
                 let received = next.received_amount.unwrap_or(next.from_amount);
                 next.to_amount = self.continued_payout(&next, received).await?;
-                self.transition(next, OrderEvent::ContinueChosen, now, "continue chosen")
+                let detail = "continue chosen";
+                self.transition_audited(next, OrderEvent::ContinueChosen, now, detail, audit)
                     .await
             }
         }

@@ -7,6 +7,8 @@
 //! a request that sends an `Idempotency-Key` is carried out once: a retry with the same key
 //! answers `{audit_id, replayed: true, after}` and changes nothing again.
 
+mod orders;
+
 use std::future::Future;
 
 use axum::extract::{FromRef, FromRequestParts, Path, Request, State};
@@ -47,6 +49,10 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/console/me", get(console_me))
         .route("/console/unlock", post(unlock_console))
         .route("/console/lock", post(lock_console))
+        .route("/orders", get(orders::list_orders))
+        .route("/orders/{id}", get(orders::get_order))
+        .route("/orders/{id}/notes", post(orders::add_note))
+        .route("/orders/{id}/refund", post(orders::refund_order))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), identify))
 }
@@ -182,7 +188,12 @@ where
 }
 
 /// What an operator without two-factor authentication hears (403).
-const TWO_FACTOR_NEEDED: &str = "Turn on two-factor authentication to use the back office";
+fn two_factor_needed() -> ApiError {
+    ApiError::ForbiddenBecause {
+        message: "Turn on two-factor authentication to use the back office".into(),
+        reason: "two_factor_required",
+    }
+}
 
 /// What a locked console answers (403); `console/unlock` opens it.
 const CONSOLE_LOCKED: &str = "The back office is locked: enter a code from your authenticator app";
@@ -198,19 +209,23 @@ async fn admit(
     needed: Role,
 ) -> Result<(), ApiError> {
     if !user.totp_enabled {
-        return Err(ApiError::Forbidden(TWO_FACTOR_NEEDED.into()));
+        return Err(two_factor_needed());
     }
     let now = crate::now_unix();
     let idle = state.config.console_idle_seconds as i64;
     let seen = session.console_seen_at.filter(|seen| now - seen < idle);
     // 403, not 401: the session is fine (the app would sign out on a 401), the console is not.
     let Some(seen) = seen else {
-        return Err(ApiError::Forbidden(CONSOLE_LOCKED.into()));
+        return Err(ApiError::ForbiddenBecause {
+            message: CONSOLE_LOCKED.into(),
+            reason: "console_locked",
+        });
     };
     if role < needed {
-        return Err(ApiError::Forbidden(format!(
-            "This needs the {needed} role; you are {role}"
-        )));
+        return Err(ApiError::ForbiddenBecause {
+            message: format!("This needs the {needed} role; you are {role}"),
+            reason: "role_required",
+        });
     }
     // Use keeps it open; written at most once a minute (or half the idle time, if shorter).
     if now - seen >= (idle / 2).min(60) {
@@ -220,6 +235,11 @@ async fn admit(
 }
 
 impl<R> AdminCall<R> {
+    /// The caller's role (the token acts as an owner).
+    pub(super) fn role(&self) -> Role {
+        self.actor.role()
+    }
+
     /// The audit entry of this call doing `action` to `subject` (kind, id), as asked by
     /// `request` (hashed, to tell a retry from another request under the same key).
     pub(super) fn audit(
@@ -751,7 +771,7 @@ async fn unlock_console(
         return Err(ApiError::BadRequest("The token needs no unlocking".into()));
     };
     if !user.totp_enabled {
-        return Err(ApiError::Forbidden(TWO_FACTOR_NEEDED.into()));
+        return Err(two_factor_needed());
     }
     let now = crate::now_unix();
     state

@@ -1,0 +1,281 @@
+//! The back office's orders (issue 22): search by any of an order's keys, the whole order with
+//! its timeline (status events and operators' acts), notes, and a refund made for the customer.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{AdminCall, Operator, Support};
+use crate::domain::money::to_wire;
+use crate::domain::operator::Role;
+use crate::domain::order::{EmergencyChoice, OrderStatus};
+use crate::http::AppState;
+use crate::http::error::ApiError;
+use crate::http::extract::{ApiJson, ApiQuery};
+use crate::store::{AuditFilter, OrderRecord, OrderSearch};
+
+/// Longest page of a search.
+const ORDERS_PAGE_LIMIT: i64 = 100;
+/// Longest note, and longest reason for an act.
+const TEXT_LIMIT: usize = 2000;
+/// How many operators' acts an order's timeline shows (newest).
+const TIMELINE_AUDIT_LIMIT: i64 = 200;
+
+#[derive(Deserialize)]
+pub(super) struct OrdersQuery {
+    q: Option<String>,
+    tag: Option<String>,
+    status: Option<String>,
+    /// `next` of the previous page.
+    before: Option<String>,
+    limit: Option<i64>,
+}
+
+/// Orders matching the search, newest first; `next` pages on.
+pub(super) async fn list_orders(
+    State(state): State<AppState>,
+    _: AdminCall<Support>,
+    ApiQuery(query): ApiQuery<OrdersQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let limit = query.limit.unwrap_or(50).clamp(1, ORDERS_PAGE_LIMIT);
+    let status = match filled(query.status) {
+        None => None,
+        Some(raw) => Some(
+            OrderStatus::parse(&raw.to_uppercase())
+                .ok_or_else(|| ApiError::BadRequest(format!("Unknown status: {raw}")))?
+                .as_str()
+                .to_owned(),
+        ),
+    };
+    let before = match filled(query.before) {
+        None => None,
+        Some(raw) => Some(page_mark(&raw).ok_or_else(|| {
+            ApiError::BadRequest("before must be the `next` of an earlier page".into())
+        })?),
+    };
+    let orders = state
+        .store
+        .search_orders(&OrderSearch {
+            query: filled(query.q),
+            tag: filled(query.tag),
+            status,
+            before,
+            limit,
+        })
+        .await?;
+    let next = (orders.len() as i64 == limit)
+        .then(|| orders.last().map(|o| format!("{}:{}", o.created_at, o.id)))
+        .flatten();
+    Ok(Json(json!({
+        "orders": orders.iter().map(order_row).collect::<Vec<_>>(),
+        "next": next,
+    })))
+}
+
+fn filled(value: Option<String>) -> Option<String> {
+    value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+/// `created_at:id`, as `next` writes it.
+fn page_mark(raw: &str) -> Option<(i64, String)> {
+    let (at, id) = raw.split_once(':')?;
+    (!id.is_empty()).then(|| Some((at.parse().ok()?, id.to_owned())))?
+}
+
+/// An order as a row of the search's results.
+fn order_row(order: &OrderRecord) -> Value {
+    json!({
+        "id": order.id,
+        "status": order.status.as_str(),
+        "created_at": order.created_at,
+        "updated_at": order.updated_at,
+        "from_code": order.from_code,
+        "to_code": order.to_code,
+        "from_amount": to_wire(order.from_amount),
+        "to_amount": to_wire(order.to_amount),
+        "rate_type": order.rate_type.as_str(),
+        "provider": order.provider,
+        "deposit_address": order.deposit_address,
+        "deposit_tag": order.deposit_tag,
+        "to_address": order.to_address,
+        "to_tag": order.to_tag,
+        "emergency_reason": order.emergency_reason.map(|r| r.as_str()),
+        "emergency_choice": order.emergency_choice.map(|c| c.as_str()),
+    })
+}
+
+/// The whole order as the back office sees it: never its upstream token.
+async fn order_detail(state: &AppState, order: &OrderRecord) -> Result<Value, ApiError> {
+    let owner_email = match &order.owner_user_id {
+        Some(id) => state.store.find_user(id).await?.map(|user| user.email),
+        None => None,
+    };
+    let mut view = order_row(order);
+    let extra = json!({
+        "received_amount": order.received_amount.map(to_wire),
+        "payout_amount": order.payout_amount.map(to_wire),
+        "refund_address": order.refund_address,
+        "refund_tag": order.refund_tag,
+        "owner_email": owner_email,
+        "api_key_id": order.api_key_id,
+        "notify_email": order.notify_email,
+        "provider_order_id": order.provider_order_id,
+        "expires_at": order.expires_at,
+        "finished_at": order.finished_at,
+        "transactions": order.transactions,
+    });
+    if let (Value::Object(view), Value::Object(extra)) = (&mut view, extra) {
+        view.extend(extra);
+    }
+    Ok(view)
+}
+
+/// What `role` may do to `order` now.
+fn actions(order: &OrderRecord, role: Role) -> Vec<&'static str> {
+    let mut actions = vec!["note"];
+    let undecided = order.status == OrderStatus::Emergency && order.emergency_choice.is_none();
+    if role >= Role::Operator && undecided {
+        actions.push("refund");
+    }
+    actions
+}
+
+/// The order, its timeline (status events and operators' acts, oldest first) and what the
+/// caller may do to it.
+pub(super) async fn get_order(
+    State(state): State<AppState>,
+    call: AdminCall<Support>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state.orders.find(&id).await?;
+    let events = state.orders.events(&id, 0).await?;
+    let acts = state
+        .store
+        .audit_entries(&AuditFilter {
+            subject_kind: Some("order".into()),
+            subject_id: Some(id.clone()),
+            limit: TIMELINE_AUDIT_LIMIT,
+            ..AuditFilter::default()
+        })
+        .await?;
+    let mut timeline: Vec<(i64, i64, i64, Value)> = events
+        .iter()
+        .map(|event| {
+            let item = json!({
+                "kind": "event", "at": event.created_at, "status": event.status,
+                "detail": event.detail,
+            });
+            (event.created_at, 1, event.id, item)
+        })
+        .chain(acts.iter().map(|act| {
+            let e = &act.entry;
+            let item = json!({
+                "kind": "audit", "at": e.at, "id": act.id, "action": e.action,
+                "actor": e.actor, "actor_email": e.actor_email, "actor_role": e.actor_role,
+                "reason": e.reason,
+            });
+            (e.at, 0, act.id, item)
+        }))
+        .collect();
+    // An act comes before the status event it caused in the same second.
+    timeline.sort_by_key(|(at, kind, id, _)| (*at, *kind, *id));
+    Ok(Json(json!({
+        "order": order_detail(&state, &order).await?,
+        "timeline": timeline.into_iter().map(|(.., item)| item).collect::<Vec<_>>(),
+        "actions": actions(&order, call.role()),
+    })))
+}
+
+#[derive(Deserialize, Serialize)]
+pub(super) struct NoteRequest {
+    text: String,
+}
+
+/// A note on the order, kept in the audit log (append-only, like every act).
+pub(super) async fn add_note(
+    State(state): State<AppState>,
+    call: AdminCall<Support>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<NoteRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let text = required_text(&body.text, "Write the note")?;
+    state.orders.find(&id).await?;
+    let mut audit = call.audit("order.note", ("order", &id), &body);
+    audit.reason = Some(text);
+    call.once(&state, &audit, async {
+        let audit_id = state.store.append_audit(&audit).await?;
+        Ok(Json(json!({ "audit_id": audit_id })))
+    })
+    .await
+}
+
+#[derive(Deserialize, Serialize)]
+pub(super) struct RefundRequest {
+    /// Why, for the audit log.
+    reason: String,
+    /// Where the refund goes, if the order has no refund address yet.
+    address: Option<String>,
+    tag: Option<String>,
+}
+
+/// Refunds an order in EMERGENCY: the decision the customer would make, made for them (the
+/// refund address is checked as the customer's would be).
+pub(super) async fn refund_order(
+    State(state): State<AppState>,
+    call: AdminCall<Operator>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<RefundRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let reason = required_text(&body.reason, "Give a reason")?;
+    let mut audit = call.audit("order.refund", ("order", &id), &body);
+    audit.reason = Some(reason);
+    call.once(&state, &audit, async {
+        let order = state.orders.find(&id).await?;
+        let order = state
+            .orders
+            .choose(
+                order,
+                EmergencyChoice::Refund,
+                body.address.as_deref(),
+                body.tag.as_deref(),
+                crate::now_unix(),
+                Some(audit.clone()),
+            )
+            .await?;
+        Ok(Json(
+            json!({ "order": order_detail(&state, &order).await? }),
+        ))
+    })
+    .await
+}
+
+/// `text` trimmed, or the 400 `missing` when there is none; never longer than [`TEXT_LIMIT`].
+fn required_text(text: &str, missing: &str) -> Result<String, ApiError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::BadRequest(missing.into()));
+    }
+    if text.chars().count() > TEXT_LIMIT {
+        return Err(ApiError::BadRequest(format!(
+            "At most {TEXT_LIMIT} characters"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_mark;
+
+    #[test]
+    fn a_page_mark_is_the_time_and_id_of_the_last_order() {
+        assert_eq!(
+            page_mark("1700000000:ab12"),
+            Some((1700000000, "ab12".into()))
+        );
+        assert_eq!(page_mark("1700000000:"), None);
+        assert_eq!(page_mark("soon:ab12"), None);
+        assert_eq!(page_mark("ab12"), None);
+    }
+}
