@@ -92,6 +92,8 @@ pub struct OrderSearch {
     /// An order id, a deposit or destination address, a transaction id, a provider reference,
     /// a partner API key id, or an e-mail (the owner's account or the partner's `setEmail`).
     pub query: Option<String>,
+    /// `query` as an e-mail address is stored (see `domain::email::sign_in_key`).
+    pub email: Option<String>,
     /// A deposit or destination tag (memo), to tell apart orders at one shared address.
     pub tag: Option<String>,
     pub status: Option<String>,
@@ -330,57 +332,67 @@ impl AdminStore for SqlStore {
     }
 
     async fn search_orders(&self, search: &OrderSearch) -> Result<Vec<OrderRecord>, StoreError> {
-        // Built from the filters that are set, so that each branch of the OR can use its index.
-        let mut clauses = Vec::new();
-        let mut binds: Vec<String> = Vec::new();
-        let next = |value: String, binds: &mut Vec<String>| {
+        /// A value to bind, in the order of the placeholders.
+        enum Bind {
+            Text(String),
+            Int(i64),
+        }
+        let mut binds = Vec::new();
+        let mut place = |value: Bind| {
             binds.push(value);
             format!("${}", binds.len())
         };
+        let mut clauses = Vec::new();
         if let Some(query) = &search.query {
-            let q = next(query.clone(), &mut binds);
-            let email = next(query.to_lowercase(), &mut binds);
+            let q = place(Bind::Text(query.clone()));
+            let email = place(Bind::Text(search.email.clone().unwrap_or_default()));
+            // One indexed lookup per key, united: an OR of them (with subqueries) would make
+            // PostgreSQL scan the table.
             clauses.push(format!(
-                "(id = {q} OR deposit_address = {q} OR to_address = {q} \
-                 OR provider_order_id = {q} OR api_key_id = {q} OR notify_email = {email} \
-                 OR owner_user_id IN (SELECT id FROM users WHERE email = {email}) \
-                 OR id IN (SELECT order_id FROM order_txids WHERE txid = {q}))"
+                "id IN (SELECT id FROM orders WHERE id = {q} \
+                 UNION ALL SELECT id FROM orders WHERE deposit_address = {q} \
+                 UNION ALL SELECT id FROM orders WHERE to_address = {q} \
+                 UNION ALL SELECT id FROM orders WHERE provider_order_id = {q} \
+                 UNION ALL SELECT id FROM orders WHERE api_key_id = {q} \
+                 UNION ALL SELECT id FROM orders WHERE notify_email = {email} \
+                 UNION ALL SELECT o.id FROM users u JOIN orders o ON o.owner_user_id = u.id \
+                     WHERE u.email = {email} \
+                 UNION ALL SELECT order_id FROM order_txids WHERE txid = {q})"
             ));
         }
         if let Some(tag) = &search.tag {
-            let t = next(tag.clone(), &mut binds);
+            let t = place(Bind::Text(tag.clone()));
             clauses.push(format!("(deposit_tag = {t} OR to_tag = {t})"));
         }
         if let Some(status) = &search.status {
-            clauses.push(format!("status = {}", next(status.clone(), &mut binds)));
+            let status = place(Bind::Text(status.clone()));
+            clauses.push(format!("status = {status}"));
         }
-        let mut before_at = None;
         if let Some((at, id)) = &search.before {
-            let id = next(id.clone(), &mut binds);
-            before_at = Some(*at);
-            let at = format!("${}", binds.len() + 1);
+            let at = place(Bind::Int(*at));
+            let id = place(Bind::Text(id.clone()));
             clauses.push(format!(
                 "(created_at < {at} OR (created_at = {at} AND id < {id}))"
             ));
         }
+        let limit = place(Bind::Int(search.limit));
         let filter = if clauses.is_empty() {
             String::new()
         } else {
             format!("WHERE {}", clauses.join(" AND "))
         };
-        let limit = format!("${}", binds.len() + 1 + usize::from(before_at.is_some()));
         let sql = format!(
             "SELECT {ORDER_COLUMNS} FROM orders {filter} \
              ORDER BY created_at DESC, id DESC LIMIT {limit}"
         );
         let mut query = sqlx::query(&sql);
-        for value in &binds {
-            query = query.bind(value);
+        for bind in binds {
+            query = match bind {
+                Bind::Text(text) => query.bind(text),
+                Bind::Int(number) => query.bind(number),
+            };
         }
-        if let Some(at) = before_at {
-            query = query.bind(at);
-        }
-        let rows = query.bind(search.limit).fetch_all(self.pool()).await?;
+        let rows = query.fetch_all(self.pool()).await?;
         orders_from_rows(&rows)
     }
 

@@ -337,8 +337,8 @@ pub(super) async fn insert_orders(
     Ok(())
 }
 
-/// Makes the order findable by its transaction ids (the back office's search); a known one is
-/// skipped.
+/// Makes the order findable by its transaction ids (the back office's search), in one
+/// statement; known ones are skipped.
 async fn write_txids(tx: &mut Tx<'_>, order: &OrderRecord) -> Result<(), StoreError> {
     let t = &order.transactions;
     let sides = [
@@ -346,20 +346,22 @@ async fn write_txids(tx: &mut Tx<'_>, order: &OrderRecord) -> Result<(), StoreEr
         ("payout", &t.payout),
         ("refund", &t.refund),
     ];
-    for (side, transaction) in sides {
-        let Some(transaction) = transaction else {
-            continue;
-        };
-        sqlx::query(
-            "INSERT INTO order_txids (txid, order_id, side) VALUES ($1, $2, $3) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(&transaction.id)
-        .bind(&order.id)
-        .bind(side)
-        .execute(&mut **tx)
-        .await?;
+    let known: Vec<(&str, &str)> = sides
+        .iter()
+        .filter_map(|(side, tx)| tx.as_ref().map(|tx| (*side, tx.id.as_str())))
+        .collect();
+    if known.is_empty() {
+        return Ok(());
     }
+    let sql = format!(
+        "INSERT INTO order_txids (txid, order_id, side) VALUES {} ON CONFLICT DO NOTHING",
+        value_rows(known.len(), 3)
+    );
+    let mut insert = sqlx::query(&sql);
+    for (side, txid) in known {
+        insert = insert.bind(txid).bind(&order.id).bind(side);
+    }
+    insert.execute(&mut **tx).await?;
     Ok(())
 }
 

@@ -585,7 +585,7 @@ async fn operators_find_an_order_by_each_of_its_keys(db: Db) {
     };
     for key in [wanted.as_str(), deposit_address, txid, "BUYER@example.com"] {
         let q = format!("q={}", urlencode(key));
-        assert_eq!(by(q).await, [wanted.clone()], "by {key}");
+        assert_eq!(by(q).await, [wanted.as_str()], "by {key}");
     }
     // Both orders pay out to the same address: newest first (made in one second, by id).
     let both = by(format!("q={ETH_ADDRESS}")).await;
@@ -594,8 +594,13 @@ async fn operators_find_an_order_by_each_of_its_keys(db: Db) {
     let mut expected = vec![wanted.clone(), other.clone()];
     expected.sort();
     assert_eq!(sorted, expected);
-    assert_eq!(by("status=emergency".into()).await, [wanted.clone()]);
+    assert_eq!(by("status=emergency".into()).await, [wanted.as_str()]);
     assert_eq!(by("q=nothing-like-it".into()).await, Vec::<String>::new());
+    let emergency_there = format!("q={ETH_ADDRESS}&status=EMERGENCY");
+    assert_eq!(by(emergency_there).await, [wanted.as_str()]);
+    let path = "/api/admin/orders?q=%00abc";
+    let (status, _) = call(&app, &support, Method::GET, path, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // Pages of one order: the same two in the same order, then none.
     assert_eq!(by("limit=1".into()).await, [both[0].clone()]);
     let (_, first) = call(
@@ -766,4 +771,36 @@ async fn a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once
     assert_eq!(entry["before"]["status"], "EMERGENCY");
     assert_eq!(entry["after"]["emergency_choice"], "REFUND");
     assert_eq!(entry["after"]["refund_address_set"], true);
+
+    // The customer's own refund address is never replaced in passing.
+    let body = json!({
+        "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": ETH_ADDRESS,
+        "direction": "from", "type": "fixed", "refundAddress": BTC_ADDRESS,
+    });
+    let created = json_of(app.post_json("/api/create-order", &body).await).await;
+    let id = created["data"]["id"].as_str().unwrap();
+    deposit(&app, id, "0.008").await;
+    let refund_path = format!("/api/admin/orders/{id}/refund");
+    let other = json!({ "reason": "Asked", "address": "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa" });
+    let (status, refused) = act(&app, &ops, &refund_path, &other, "r-4").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    let (_, seen) = call(
+        &app,
+        &ops,
+        Method::GET,
+        &format!("/api/admin/orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(seen["order"]["refund_address"], BTC_ADDRESS);
+    assert_eq!(seen["order"]["emergency_choice"], Value::Null);
+    let (status, _) = act(
+        &app,
+        &ops,
+        &refund_path,
+        &json!({ "reason": "Asked" }),
+        "r-5",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
 }

@@ -169,6 +169,9 @@ async fn the_sitemap_lists_pages_pairs_articles_and_posts_and_robots_points_to_i
 
     let robots = app.get("/robots.txt").await.text().await.unwrap();
     assert!(robots.contains("Disallow: /profile"));
-    assert!(robots.contains("Disallow: /admin\n"), "the back office stays out");
+    assert!(
+        robots.contains("Disallow: /admin\n"),
+        "the back office stays out"
+    );
     assert!(robots.contains("Sitemap: http://127.0.0.1:8080/sitemap.xml"));
 }

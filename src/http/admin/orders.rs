@@ -17,8 +17,12 @@ use crate::store::{AuditFilter, OrderRecord, OrderSearch};
 
 /// Longest page of a search.
 const ORDERS_PAGE_LIMIT: i64 = 100;
-/// Longest note, and longest reason for an act.
-const TEXT_LIMIT: usize = 2000;
+/// Longest note.
+const NOTE_LIMIT: usize = 2000;
+/// Longest reason for an act.
+const REASON_LIMIT: usize = 500;
+/// Longest search term: longer than any id, address, hash or e-mail.
+const QUERY_LIMIT: usize = 256;
 /// How many operators' acts an order's timeline shows (newest).
 const TIMELINE_AUDIT_LIMIT: i64 = 200;
 
@@ -54,11 +58,16 @@ pub(super) async fn list_orders(
             ApiError::BadRequest("before must be the `next` of an earlier page".into())
         })?),
     };
+    let q = search_term(query.q)?;
+    let email = q
+        .as_deref()
+        .map(|q| crate::domain::email::sign_in_key(q, state.config.email_idn()));
     let orders = state
         .store
         .search_orders(&OrderSearch {
-            query: filled(query.q),
-            tag: filled(query.tag),
+            query: q,
+            email,
+            tag: search_term(query.tag)?,
             status,
             before,
             limit,
@@ -77,10 +86,24 @@ fn filled(value: Option<String>) -> Option<String> {
     value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
 }
 
+/// A search term as given, or 400 if no order could have it (too long, control characters).
+fn search_term(value: Option<String>) -> Result<Option<String>, ApiError> {
+    let Some(term) = filled(value) else {
+        return Ok(None);
+    };
+    if term.chars().count() > QUERY_LIMIT || term.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!(
+            "Search for at most {QUERY_LIMIT} characters, without control characters"
+        )));
+    }
+    Ok(Some(term))
+}
+
 /// `created_at:id`, as `next` writes it.
 fn page_mark(raw: &str) -> Option<(i64, String)> {
     let (at, id) = raw.split_once(':')?;
-    (!id.is_empty()).then(|| Some((at.parse().ok()?, id.to_owned())))?
+    let at = at.parse().ok()?;
+    (!id.is_empty()).then(|| (at, id.to_owned()))
 }
 
 /// An order as a row of the search's results.
@@ -199,7 +222,7 @@ pub(super) async fn add_note(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<NoteRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let text = required_text(&body.text, "Write the note")?;
+    let text = required_text(&body.text, "Write the note", NOTE_LIMIT)?;
     state.orders.find(&id).await?;
     let mut audit = call.audit("order.note", ("order", &id), &body);
     audit.reason = Some(text);
@@ -227,11 +250,18 @@ pub(super) async fn refund_order(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<RefundRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason")?;
+    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
     let mut audit = call.audit("order.refund", ("order", &id), &body);
     audit.reason = Some(reason);
     call.once(&state, &audit, async {
         let order = state.orders.find(&id).await?;
+        // The customer's own address is never replaced in passing: a correction is an act of
+        // its own.
+        if body.address.is_some() && order.refund_address.is_some() {
+            return Err(ApiError::Conflict(
+                "The order already has a refund address: refund without one".into(),
+            ));
+        }
         let order = state
             .orders
             .choose(
@@ -250,16 +280,23 @@ pub(super) async fn refund_order(
     .await
 }
 
-/// `text` trimmed, or the 400 `missing` when there is none; never longer than [`TEXT_LIMIT`].
-fn required_text(text: &str, missing: &str) -> Result<String, ApiError> {
+/// `text` trimmed, or the 400 `missing` when there is none; at most `limit` characters, and
+/// no control characters but line breaks and tabs.
+fn required_text(text: &str, missing: &str, limit: usize) -> Result<String, ApiError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ApiError::BadRequest(missing.into()));
     }
-    if text.chars().count() > TEXT_LIMIT {
-        return Err(ApiError::BadRequest(format!(
-            "At most {TEXT_LIMIT} characters"
-        )));
+    if text.chars().count() > limit {
+        return Err(ApiError::BadRequest(format!("At most {limit} characters")));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err(ApiError::BadRequest(
+            "Control characters are not allowed".into(),
+        ));
     }
     Ok(text.to_owned())
 }

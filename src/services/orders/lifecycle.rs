@@ -325,12 +325,14 @@ impl Orders {
         }
         // Recorded first: from here the choice is final, whatever happens next.
         next.next_step_at = Some(now + self.settings.provider_poll_seconds);
+        let audit = audit.map(|entry| AuditEntry {
+            after: Some(super::audit_view(&next)),
+            request_key: None,
+            request_hash: None,
+            ..entry
+        });
         let effects = OrderEffects {
-            audit: audit.map(|entry| AuditEntry {
-                after: Some(super::audit_view(&next)),
-                request_key: None,
-                ..entry
-            }),
+            audit: audit.clone(),
             ..OrderEffects::default()
         };
         let recorded = self.write(next, None, &effects).await?;
@@ -341,7 +343,19 @@ impl Orders {
                 undone.emergency_choice = None;
                 undone.refund_address = order.refund_address.clone();
                 undone.refund_tag = order.refund_tag.clone();
-                self.write(undone, None, &OrderEffects::default()).await?;
+                // The log keeps the act and, beside it, that the upstream refused it.
+                let effects = OrderEffects {
+                    audit: audit.map(|entry| AuditEntry {
+                        action: format!("{}.refused", entry.action),
+                        reason: Some(format!("Refused by the upstream: {reason}")),
+                        before: entry.after,
+                        after: Some(super::audit_view(&undone)),
+                        at: crate::now_unix(),
+                        ..entry
+                    }),
+                    ..OrderEffects::default()
+                };
+                self.write(undone, None, &effects).await?;
                 return Err(OrderError::Conflict(reason));
             }
             Err(error) => {
