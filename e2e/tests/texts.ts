@@ -7,7 +7,7 @@ function read(path: string): Tree {
   return JSON.parse(readFileSync(new URL(`../../web/src/locales/${path}`, import.meta.url), 'utf8')) as Tree;
 }
 
-/** Deep-merges the core, page, account and FAQ texts, as the app does. */
+/** Deep-merges the core, page, account, FAQ and back-office texts, as the app does. */
 function merge(a: Tree, b: Tree): Tree {
   const out: Tree = { ...a };
   for (const [key, value] of Object.entries(b)) {
@@ -18,10 +18,8 @@ function merge(a: Tree, b: Tree): Tree {
 }
 
 export function texts(language: string) {
-  const tree = [`pages/${language}.json`, `account/${language}.json`, `faq/${language}.json`].reduce(
-    (merged, file) => merge(merged, read(file)),
-    read(`${language}.json`),
-  );
+  const files = ['pages', 'account', 'faq', 'admin'].map((kind) => `${kind}/${language}.json`);
+  const tree = files.reduce((merged, file) => merge(merged, read(file)), read(`${language}.json`));
   return (key: string): string => {
     const value = key.split('.').reduce<string | Tree | undefined>(
       (node, part) => (node && typeof node === 'object' ? node[part] : undefined),

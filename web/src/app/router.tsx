@@ -1,5 +1,8 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 
+import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { lazyWithTexts } from '@/lib/i18n';
 
@@ -98,6 +101,21 @@ const ApiDocsPage = lazyWithTexts(() => import('@/features/api-docs/components/a
 const StatusPage = lazyWithTexts(() => import('@/features/status/components/status-page'));
 const ContactPage = lazyWithTexts(() => import('@/features/contact/components/contact-page'));
 
+// The back office: its own layout, its own texts, and none of its code in the public bundle.
+const AdminApp = lazyWithTexts(
+  () => import('@/features/admin/components/admin-app'),
+  ['pages', 'admin'],
+);
+
+function AdminRoute() {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<Spinner label={t('common.loading')} />}>
+      <AdminApp />
+    </Suspense>
+  );
+}
+
 /** Every page of the app; the browser's router and the build's prerender (`entry-prerender`) share it. */
 export const routes: RouteObject[] = [
   {
@@ -156,6 +174,7 @@ export const routes: RouteObject[] = [
       { path: '*', element: <NotFoundRoute /> },
     ],
   },
+  { path: `${paths.admin}/*`, element: <AdminRoute />, errorElement: <RouteError /> },
 ];
 
 export function createRouter() {

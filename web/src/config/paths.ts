@@ -42,6 +42,10 @@ export const paths = {
   affiliate: '/affiliate',
   api: '/api',
   apiManagement: '/api-management',
+  // The back office: operators only, never linked from the public pages.
+  admin: '/admin',
+  adminOrders: '/admin/orders',
+  adminOrder: (id: string) => `/admin/orders/${id}`,
 } as const;
 
 export const protectedPaths = [

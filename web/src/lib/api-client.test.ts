@@ -4,7 +4,8 @@ import { api, ApiError, toRelativeApiPath } from './api-client';
 
 function respond(status: number, body: string, contentType = 'application/json') {
   const fetchMock = vi.fn().mockResolvedValue(
-    new Response(body, {
+    // A 204 may carry no body at all (the Fetch standard refuses even an empty one).
+    new Response(status === 204 ? null : body, {
       status,
       statusText: 'Status Text',
       headers: { 'content-type': contentType },
@@ -57,6 +58,16 @@ describe('the API client (spec/exchange.md §7)', () => {
   it('treats a successful non-JSON answer as an error', async () => {
     respond(200, '<html></html>', 'text/html');
     await expect(api.get('/api/contact')).rejects.toThrow('Received non-JSON response');
+  });
+
+  it('answers undefined to a 204 with an empty body, whatever its content type', async () => {
+    respond(204, '', '');
+    await expect(api.post('/api/admin/console/lock')).resolves.toBeUndefined();
+  });
+
+  it('still refuses any other success without JSON, even an empty 200', async () => {
+    respond(200, '', 'text/plain');
+    await expect(api.post('/api/admin/console/lock')).rejects.toThrow('Received non-JSON response');
   });
 
   it('rewrites absolute API URLs to same-origin /api paths', () => {

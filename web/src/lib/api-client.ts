@@ -1,6 +1,7 @@
 // The one HTTP client of the app (spec/exchange.md §7, spec/accounts-and-pages.md §7): relative
 // paths, JSON, the session cookie (same origin), and errors raised as the server's `error` or
-// `message`, else '{status}: {text}'. No token is ever read from or written to storage: the
+// `message`, else '{status}: {text}'. A 204 (No Content) answers `undefined`; any other success
+// must be JSON. No token is ever read from or written to storage: the
 // session is the server's HttpOnly cookie (lib/auth.ts).
 
 export class ApiError extends Error {
@@ -57,6 +58,8 @@ export async function request<T>(path: string, init: RequestInit = {}): Promise<
     const message = messageOf(body) ?? `${response.status}: ${text.trim() || response.statusText}`;
     throw new ApiError(message, response.status, body);
   }
+  // Done, with nothing to say (`POST /api/admin/console/lock`): the caller's `T` is `void`.
+  if (response.status === 204) return undefined as T;
   if (!isJson) {
     throw new ApiError('Received non-JSON response', response.status, text);
   }

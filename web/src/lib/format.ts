@@ -1,43 +1,9 @@
-// Numbers, money and dates in the reader's language, all on Intl: one formatter per locale and
-// options, so the currency symbol, separators and digit grouping are the locale's own.
+// Numbers, money and dates in the reader's language, all on Intl. The swap form's number
+// formatters live in `format-number.ts`, so that the landing page's bundle carries only them;
+// this module adds coin amounts, market sizes and dates, and offers all of them together.
+import { DASH, formatNumber, numberFormat, toFinite, usdFormat } from './format-number';
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
-}
-
-const DASH = '—';
-
-/** A finite number from a number or a decimal string, else null. */
-export function toFinite(value: number | string | null | undefined): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  const number = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(number) ? number : null;
-}
-
-export function formatNumber(
-  value: number | string | null | undefined,
-  locale: string,
-  options: Intl.NumberFormatOptions = {},
-): string {
-  const number = toFinite(value);
-  return number === null ? DASH : numberFormat(locale, options).format(number);
-}
-
-/**
- * An exchange rate with sensible significant digits and the locale's separators:
- * `40.7903`, `60,123.5`, `0.0512346` — never ten decimals.
- */
-export function formatRate(value: number | string | null | undefined, locale: string): string {
-  return formatNumber(value, locale, { maximumSignificantDigits: 6 });
-}
+export { formatNumber, formatPercent, formatRate, formatUsd, toFinite } from './format-number';
 
 /**
  * A coin amount as the server wrote it (a decimal string), grouped and in the locale's
@@ -56,37 +22,6 @@ export function formatAmount(value: string | number | null | undefined, locale: 
   const grouped = numberFormat(locale, { useGrouping: true }).format(BigInt(digits || '0'));
   const trimmed = fraction.replace(/0+$/, '');
   return `${negative ? '-' : ''}${grouped}${trimmed ? `${decimal}${trimmed}` : ''}`;
-}
-
-/** A fee in percent (`"0.5"`) as the locale writes percentages: `0.5%`, `0,5 %`. */
-export function formatPercent(percent: number | string | null | undefined, locale: string): string {
-  const number = toFinite(percent);
-  return number === null
-    ? DASH
-    : numberFormat(locale, {
-        style: 'percent',
-        minimumFractionDigits: 1,
-        maximumFractionDigits: 2,
-      }).format(number / 100);
-}
-
-function usdFormat(locale: string, digits: number): Intl.NumberFormat {
-  return numberFormat(locale, {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-}
-
-/** US dollars in the reader's locale: `$1,234.50` in English, `1.234,50 $` in German. */
-export function formatUsd(
-  value: number | string | null | undefined,
-  locale: string,
-  digits = 2,
-): string {
-  const number = toFinite(value);
-  return number === null ? DASH : usdFormat(locale, digits).format(number);
 }
 
 const SCALES = { billions: { divisor: 1e9, suffix: 'B' }, millions: { divisor: 1e6, suffix: 'M' } };

@@ -1,13 +1,15 @@
-// i18next. Each language's texts come in three files: `locales/{lang}.json`, what every page
+// i18next. Each language's texts come in files by kind: `locales/{lang}.json`, what every page
 // needs (header, footer, the swap form), `locales/pages/{lang}.json`, what the site's pages
-// need, and `locales/account/{lang}.json`, what the account pages need. English core texts ship in the entry bundle; everything else loads on demand, so the
-// landing page carries only what it shows.
+// need, `locales/account/{lang}.json`, what the account pages need, and `faq/` and `admin/`,
+// the FAQ's and the back office's. English core texts ship in the entry bundle;
+// everything else loads on demand, so the landing page carries only what it shows.
 import i18n from 'i18next';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { initReactI18next } from 'react-i18next';
 
 import en from '@/locales/en.json';
 import type enAccount from '@/locales/account/en.json';
+import type enAdmin from '@/locales/admin/en.json';
 import type enFaq from '@/locales/faq/en.json';
 import type enPages from '@/locales/pages/en.json';
 
@@ -22,7 +24,9 @@ import {
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof enPages & typeof enAccount & typeof enFaq };
+    resources: {
+      translation: typeof en & typeof enPages & typeof enAccount & typeof enFaq & typeof enAdmin;
+    };
   }
 }
 
@@ -37,9 +41,10 @@ const accountLoaders = import.meta.glob<Bundle>('../locales/account/*.json', {
 });
 
 const faqLoaders = import.meta.glob<Bundle>('../locales/faq/*.json', { import: 'default' });
+const adminLoaders = import.meta.glob<Bundle>('../locales/admin/*.json', { import: 'default' });
 
 /** Which texts a lazily loaded part of the app needs besides the core ones. */
-export type TextKind = 'pages' | 'account' | 'faq';
+export type TextKind = 'pages' | 'account' | 'faq' | 'admin';
 
 const LOADERS: Record<
   TextKind,
@@ -48,6 +53,7 @@ const LOADERS: Record<
   pages: { folder: 'pages', loaders: pageLoaders },
   account: { folder: 'account', loaders: accountLoaders },
   faq: { folder: 'faq', loaders: faqLoaders },
+  admin: { folder: 'admin', loaders: adminLoaders },
 };
 
 const loaded = new Set<string>(['core:en']);

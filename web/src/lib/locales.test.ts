@@ -20,13 +20,14 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 const read = (file: string) => flatten(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Tree);
-/** A language's texts: the core, page and account files together. */
+/** A language's texts: the core, page, account, FAQ and back-office files together. */
 const load = (code: string) =>
   new Map([
     ...read(`${code}.json`),
     ...read(`pages/${code}.json`),
     ...read(`account/${code}.json`),
     ...read(`faq/${code}.json`),
+    ...read(`admin/${code}.json`),
   ]);
 const placeholders = (text: string) =>
   [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
@@ -34,8 +35,9 @@ const placeholders = (text: string) =>
 const english = load('en');
 
 describe('translations', () => {
-  it('ship a core, a page, an account and an FAQ file for each of the 14 languages and no other', () => {
-    for (const folder of [dir, join(dir, 'pages'), join(dir, 'account'), join(dir, 'faq')]) {
+  it('ship a core, a page, an account, an FAQ and a back-office file for each of the 14 languages and no other', () => {
+    const folders = ['pages', 'account', 'faq', 'admin'].map((kind) => join(dir, kind));
+    for (const folder of [dir, ...folders]) {
       const files = readdirSync(folder)
         .filter((f) => f.endsWith('.json'))
         .map((f) => f.replace('.json', ''))

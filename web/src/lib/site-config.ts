@@ -2,7 +2,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from './api-client';
-import { formatPercent } from './format';
 
 export interface SiteConfig {
   site_name: string;
@@ -47,20 +46,4 @@ export const siteConfigQueryOptions = () =>
 
 export function useSiteConfig() {
   return useQuery(siteConfigQueryOptions());
-}
-
-/** The float and fixed fees in percent, once the settings are known. */
-export function feesOf(config: SiteConfig | undefined) {
-  return config
-    ? { float: config.fees.float_percent, fixed: config.fees.fixed_percent }
-    : undefined;
-}
-
-/** The fees as the reader's locale writes percentages (`0.5%`, `0,5 %`), for texts. */
-export function percentFees(config: SiteConfig | undefined, language: string) {
-  const fees = feesOf(config) ?? { float: '0.5', fixed: '1.0' };
-  return {
-    float: formatPercent(fees.float, language),
-    fixed: formatPercent(fees.fixed, language),
-  };
 }

@@ -5,6 +5,8 @@ import { vi } from 'vitest';
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The path with its query (`?q=…`). */
+  url: string;
   body: unknown;
   headers: Headers;
 }
@@ -24,6 +26,7 @@ export function fakeApi(routes: Record<string, Handler>) {
     const request: FakeRequest = {
       method: init.method ?? 'GET',
       path: input.split('?')[0] ?? input,
+      url: input,
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       headers: new Headers(init.headers),
     };

@@ -8,7 +8,8 @@ import { lazyWithTexts } from '@/lib/i18n';
 import { useSiteConfig } from '@/lib/site-config';
 
 import { GuestActions } from './guest-actions';
-import { ACCOUNT_LINKS, mainLinks } from './nav-links';
+import { ACCOUNT_LINKS } from './account-links';
+import { mainLinks } from './nav-links';
 
 const MobileSignOut = lazyWithTexts(() =>
   import('./user-menu').then((m) => ({ default: m.MobileSignOut })),

@@ -1,16 +1,6 @@
 import { paths } from '@/config/paths';
 import type { SiteConfig } from '@/lib/site-config';
 
-/** The signed-in user's pages, in the order of spec/accounts-and-pages.md §2.7. */
-export const ACCOUNT_LINKS = [
-  { to: paths.orders, key: 'nav.orders' },
-  { to: paths.wallet, key: 'nav.wallet' },
-  { to: paths.dashboard, key: 'nav.dashboard' },
-  { to: paths.profile, key: 'nav.profile' },
-  { to: paths.affiliate, key: 'nav.affiliate' },
-  { to: paths.apiManagement, key: 'nav.apiManagement' },
-] as const;
-
 /**
  * The main menu (§2.7), with order tracking first. Presale takes a slot only where the
  * operator runs one (`FERRY_PRESALE_URL`): the page says so when none is open, the menu does not.

@@ -9,7 +9,7 @@ import type { User } from '@/lib/auth';
 import { useLogout } from '@/features/auth/api/logout';
 import { useSendVerificationEmail } from '@/lib/verification-email';
 
-import { ACCOUNT_LINKS } from './nav-links';
+import { ACCOUNT_LINKS } from './account-links';
 
 export default function UserMenu({ user }: { user: User }) {
   const { t } = useTranslation();

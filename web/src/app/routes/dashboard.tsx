@@ -19,7 +19,8 @@ import { filterOrders, formatAmount, toMillis } from '@/features/orders/lib/list
 import { type User, useUser } from '@/lib/auth';
 import { formatNumber, formatTime, formatUsd } from '@/lib/format';
 import { isRunningStatus } from '@/lib/order-status';
-import { feesOf, useSiteConfig } from '@/lib/site-config';
+import { useSiteConfig } from '@/lib/site-config';
+import { feesOf } from '@/lib/site-fees';
 import { useSendVerificationEmail } from '@/lib/verification-email';
 
 /** Counts per status, completed volume in USD, and how many are still running. */

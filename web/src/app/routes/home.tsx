@@ -6,7 +6,7 @@ import { PageMeta } from '@/components/seo/page-meta';
 import { ExchangeWidget } from '@/features/exchange/components/exchange-widget';
 import { HOME_PAIR } from '@/features/exchange/lib/constants';
 import { SAMPLE_ADDRESSES } from '@/features/exchange/lib/samples';
-import { formatPercent } from '@/lib/format';
+import { formatPercent } from '@/lib/format-number';
 import { useSiteConfig } from '@/lib/site-config';
 import { lazyWithTexts } from '@/lib/i18n';
 

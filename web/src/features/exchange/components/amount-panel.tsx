@@ -5,7 +5,7 @@
 import { type ReactNode, Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { formatRate, formatUsd } from '@/lib/format';
+import { formatRate, formatUsd } from '@/lib/format-number';
 import { lazyWithTexts } from '@/lib/i18n';
 import { cn } from '@/lib/utils';
 

@@ -20,7 +20,7 @@ import { Button } from '@/components/ui/button';
 import { TaggedText } from '@/components/ui/tagged-text';
 import { dismissToast, notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
-import { formatPercent } from '@/lib/format';
+import { formatPercent } from '@/lib/format-number';
 import { lazyWithTexts } from '@/lib/i18n';
 import { cn } from '@/lib/utils';
 

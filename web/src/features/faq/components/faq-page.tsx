@@ -12,7 +12,8 @@ import { inputClass } from '@/components/ui/input';
 import { Card } from '@/components/ui/card';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import { percentFees, useSiteConfig } from '@/lib/site-config';
+import { useSiteConfig } from '@/lib/site-config';
+import { percentFees } from '@/lib/site-fees';
 import { cn } from '@/lib/utils';
 
 import { FAQ_CATEGORIES, type FaqCategory, type FaqItem, matches } from '../lib/faq';

@@ -9,7 +9,8 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 
-import { percentFees, useSiteConfig } from '@/lib/site-config';
+import { useSiteConfig } from '@/lib/site-config';
+import { percentFees } from '@/lib/site-fees';
 
 const ROADMAP = [
   { quarter: 'Q2 2025', key: 'currencies', done: true },

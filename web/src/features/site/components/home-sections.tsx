@@ -11,7 +11,8 @@ import { paths } from '@/config/paths';
 import popularPairs from '@popular-pairs';
 
 import { formatAmount, formatNumber, formatUsd } from '@/lib/format';
-import { percentFees, useSiteConfig } from '@/lib/site-config';
+import { useSiteConfig } from '@/lib/site-config';
+import { percentFees } from '@/lib/site-fees';
 
 import { useRecentTransactions } from '../api/get-recent-transactions';
 import { shownStats, useSiteStats } from '../api/get-site-stats';

@@ -9,7 +9,8 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 
 import { formatNumber, formatPercent } from '@/lib/format';
-import { feesOf, percentFees, useSiteConfig } from '@/lib/site-config';
+import { useSiteConfig } from '@/lib/site-config';
+import { feesOf, percentFees } from '@/lib/site-fees';
 
 /** Tokens held → discount on the service fee, in percent. */
 export const DISCOUNT_TIERS = [

@@ -1,0 +1,213 @@
+// Orders: a search by any of an order's keys and a status filter, kept in the address
+// (`?q=&status=`, and `before=` for later pages), with the results a page at a time.
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+
+import { OrderStatusBadge } from '@/components/order-status-badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { inputClass } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { paths } from '@/config/paths';
+import { formatAmount, formatTime } from '@/lib/format';
+import { ORDER_STATUSES } from '@/lib/order-status';
+import { cn } from '@/lib/utils';
+
+import { type OrderSearch, useOrderSearch } from '../api/search-orders';
+import type { OrderRow } from '../types';
+import { ConsoleTitle } from './admin-layout';
+import { ConsoleError } from './console-error';
+
+/** The address's query for a search (empty values left out). */
+function queryOf(search: Partial<OrderSearch>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) if (value) params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+export function OrdersPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const search: OrderSearch = {
+    q: params.get('q') ?? '',
+    status: params.get('status') ?? '',
+    before: params.get('before') ?? '',
+  };
+  const results = useOrderSearch(search);
+
+  let body;
+  if (results.isPending) body = <Spinner label={t('common.loading')} />;
+  else if (results.isError) {
+    body = <ConsoleError error={results.error} what={t('admin.orders.error')} />;
+  } else if (results.data.orders.length === 0) {
+    body = (
+      <p className="rounded-2xl border border-slate-200 bg-white p-6 text-center text-slate-700">
+        {search.q || search.status ? t('admin.orders.empty') : t('admin.orders.emptyAll')}
+      </p>
+    );
+  } else {
+    const { orders, next } = results.data;
+    body = (
+      <div className="space-y-4" aria-busy={results.isPlaceholderData}>
+        <OrdersTable orders={orders} />
+        {search.before || next ? (
+          <nav aria-label={t('admin.orders.pages')} className="flex flex-wrap gap-3">
+            {search.before ? (
+              <Link
+                to={queryOf({ q: search.q, status: search.status })}
+                className={buttonVariants({ variant: 'outline' })}
+              >
+                {t('admin.orders.first')}
+              </Link>
+            ) : null}
+            {next ? (
+              <Link
+                to={queryOf({ q: search.q, status: search.status, before: next })}
+                className={buttonVariants({ variant: 'outline' })}
+              >
+                {t('admin.orders.next')}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <ConsoleTitle title={t('admin.orders.title')} />
+      <h1 className="text-3xl font-bold text-slate-900">{t('admin.orders.title')}</h1>
+      {/* Mounted anew when the address changes (back, forward), so it shows that search. */}
+      <SearchForm
+        key={`${search.q}\n${search.status}`}
+        initial={search}
+        onSearch={(q, status) => setParams(new URLSearchParams(queryOf({ q, status })))}
+      />
+      {body}
+    </div>
+  );
+}
+
+function SearchForm({
+  initial,
+  onSearch,
+}: {
+  initial: OrderSearch;
+  onSearch: (q: string, status: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [q, setQ] = useState(initial.q);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(q.trim(), initial.status);
+  };
+  return (
+    <form role="search" onSubmit={submit} className="flex flex-col gap-3 md:flex-row md:items-end">
+      <Field label={t('admin.orders.search')} className="flex-1">
+        <input
+          type="search"
+          className={inputClass}
+          placeholder={t('admin.orders.searchPlaceholder')}
+          maxLength={200}
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
+      </Field>
+      <Field label={t('admin.orders.status')} className="md:w-56">
+        <select
+          className={inputClass}
+          value={initial.status}
+          onChange={(e) => onSearch(q.trim(), e.target.value)}
+        >
+          <option value="">{t('admin.orders.allStatuses')}</option>
+          {ORDER_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {t(`order.status.${status}`)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Button type="submit">{t('admin.orders.submit')}</Button>
+    </form>
+  );
+}
+
+/** `bc1qxy2k…x0wlh`: the start and end of a long value; the whole of it for screen readers. */
+function Shortened({ value, className }: { value: string; className?: string }) {
+  const short = value.length > 18 ? `${value.slice(0, 10)}…${value.slice(-6)}` : value;
+  return (
+    <span className={cn('font-mono', className)} title={value}>
+      <span aria-hidden="true">{short}</span>
+      <span className="sr-only">{value}</span>
+    </span>
+  );
+}
+
+function OrdersTable({ orders }: { orders: OrderRow[] }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  return (
+    <Table>
+      <TableCaption>{t('admin.orders.results')}</TableCaption>
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t('admin.orders.columns.id')}</TableHead>
+          <TableHead>{t('admin.orders.columns.created')}</TableHead>
+          <TableHead>{t('admin.orders.columns.pair')}</TableHead>
+          <TableHead>{t('admin.orders.columns.amounts')}</TableHead>
+          <TableHead>{t('admin.orders.columns.status')}</TableHead>
+          <TableHead>{t('admin.orders.columns.deposit')}</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {orders.map((order) => (
+          <TableRow key={order.id}>
+            <TableCell>
+              <Link
+                to={paths.adminOrder(order.id)}
+                className="font-mono font-medium text-teal-800 underline underline-offset-2"
+              >
+                {order.id}
+              </Link>
+            </TableCell>
+            <TableCell className="whitespace-nowrap">
+              {formatTime(order.created_at, locale)}
+            </TableCell>
+            <TableCell className="whitespace-nowrap">
+              {t('admin.orders.pair', { from: order.from_code, to: order.to_code })}
+            </TableCell>
+            <TableCell className="whitespace-nowrap">
+              {t('admin.orders.amounts', {
+                sent: `${formatAmount(order.from_amount, locale)} ${order.from_code}`,
+                received: `${formatAmount(order.to_amount, locale)} ${order.to_code}`,
+              })}
+            </TableCell>
+            <TableCell>
+              <OrderStatusBadge status={order.status} />
+            </TableCell>
+            <TableCell>
+              <Shortened value={order.deposit_address} />
+              {order.deposit_tag ? (
+                <span className="block text-xs text-slate-600">
+                  {t('admin.orders.tag', { tag: order.deposit_tag })}
+                </span>
+              ) : null}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

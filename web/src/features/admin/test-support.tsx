@@ -1,0 +1,101 @@
+// The back office under test: the app's providers, English texts, a signed-in operator and a
+// fake server (`fakeApi` routes on top of the console's own).
+import { act } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
+
+import { dismissToast, Toaster } from '@/components/ui/toaster';
+import { initI18n, loadTexts } from '@/lib/i18n';
+import { fakeApi, type Handler, json } from '@/test/fake-api';
+import { page, renderRoutes } from '@/test/render';
+
+import AdminApp from './components/admin-app';
+import { consoleOpenUntil } from './lib/console-lock';
+import type { ConsoleMe, OrderDetail } from './types';
+
+beforeAll(async () => {
+  await initI18n('en');
+  await loadTexts(['pages', 'admin']);
+});
+
+afterEach(() => {
+  act(() => dismissToast());
+  // The lock lives beside the app, as in a tab: each test starts with a locked console.
+  consoleOpenUntil(null);
+  vi.unstubAllGlobals();
+});
+
+export const IN_AN_HOUR = () => Math.floor(Date.now() / 1000) + 3600;
+
+export function operator(overrides: Partial<Extract<ConsoleMe, { token: false }>> = {}): ConsoleMe {
+  return {
+    token: false,
+    email: 'ada@example.com',
+    role: 'operator',
+    two_factor: true,
+    unlocked_until: IN_AN_HOUR(),
+    idle_seconds: 900,
+    ...overrides,
+  };
+}
+
+export function fakeConsole(me: ConsoleMe | null, routes: Record<string, Handler> = {}) {
+  localStorage.setItem('signedIn', '1');
+  return fakeApi({
+    'GET /api/user': () =>
+      json(200, { id: 'u1', username: 'ada@example.com', email_verified: true }),
+    'GET /api/admin/console/me': () => (me ? json(200, me) : json(404, { error: 'Not found' })),
+    ...routes,
+  });
+}
+
+export function renderConsole(path: string) {
+  return renderRoutes(
+    [
+      {
+        path: '/admin/*',
+        element: (
+          <>
+            <AdminApp />
+            <Toaster />
+          </>
+        ),
+      },
+      { path: '/signin', element: page('Sign-in page') },
+      { path: '/profile', element: page('Profile page') },
+    ],
+    path,
+  );
+}
+
+export function fakeOrder(overrides: Partial<OrderDetail> = {}): OrderDetail {
+  return {
+    id: 'ABCDEFGHJKLMNPQR',
+    status: 'EMERGENCY',
+    created_at: 1_795_400_000,
+    updated_at: 1_795_400_600,
+    from_code: 'BTC',
+    to_code: 'ETH',
+    from_amount: '0.01',
+    to_amount: '0.40334444',
+    rate_type: 'fixed',
+    provider: 'sandbox',
+    deposit_address: 'bc1qdeposit00000000000000000000000000000',
+    deposit_tag: null,
+    to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    to_tag: null,
+    emergency_reason: 'LESS',
+    emergency_choice: null,
+    received_amount: '0.008',
+    payout_amount: null,
+    refund_address: null,
+    refund_tag: null,
+    owner_email: 'customer@example.com',
+    api_key_id: null,
+    notify_email: null,
+    provider_order_id: null,
+    expires_at: 1_795_401_800,
+    finished_at: null,
+    transactions: { deposit: { id: 'txdeposit1', amount: '0.008', at: 1_795_400_500 } },
+    ...overrides,
+  };
+}
