@@ -27,7 +27,7 @@ async function makeOperator(request: APIRequestContext, role: string): Promise<{
   const registered = await request.post('/api/register', {
     data: { email, username: email, password: PASSWORD, confirm_password: PASSWORD, full_name: 'Olga Operator' },
   });
-  expect(registered.status()).toBe(200);
+  expect(registered.status()).toBe(201);
   const { token } = (await registered.json()) as { token: string };
   rememberSecret(token);
   const bearer = { authorization: `Bearer ${token}` };
@@ -151,7 +151,7 @@ test('a support operator reads an order but is offered no refund, and a locked c
   await page.goto(`/admin/orders/${order.id}`);
   await expect(page.getByRole('heading', { name: en('admin.order.title').replace('{{id}}', order.id) })).toBeVisible();
   await expect(page.getByRole('button', { name: en('admin.refund.open'), exact: true })).toHaveCount(0);
-  await page.getByLabel(en('admin.notes.label')).fill('Customer wrote in about this order');
+  await page.getByLabel(en('admin.notes.label'), { exact: true }).fill('Customer wrote in about this order');
   await page.getByRole('button', { name: en('admin.notes.submit') }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: en('admin.notes.added') })).toBeVisible();
   await expect(page.getByText('Customer wrote in about this order')).toBeVisible();
