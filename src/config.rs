@@ -189,6 +189,9 @@ pub struct Config {
     /// `FERRY_CONSOLE_IDLE_SECONDS`: an operator's console locks after this long unused, and
     /// opens again with a fresh two-factor code.
     pub console_idle_seconds: u64,
+    /// `FERRY_CONSOLE_STUCK_SECONDS`: an order still moving (confirming, exchanging, sending)
+    /// with no change for this long is listed in the back office as needing a person.
+    pub console_stuck_seconds: u64,
     /// `FERRY_COINGECKO_URL`: a CoinGecko-compatible API (`https://api.coingecko.com/api/v3`)
     /// for live market data; unset, the markets page shows the embedded sample.
     #[serde(default)]
@@ -283,6 +286,7 @@ struct Defaults {
     login_pause_minutes: u32,
     status_check_seconds: u64,
     console_idle_seconds: u64,
+    console_stuck_seconds: u64,
     markets_refresh_seconds: u64,
     provider_timeout_ms: u64,
     provider_poll_seconds: u32,
@@ -339,6 +343,7 @@ impl Default for Defaults {
             login_pause_minutes: 15,
             status_check_seconds: 60,
             console_idle_seconds: 900,
+            console_stuck_seconds: 7200,
             markets_refresh_seconds: 300,
             provider_timeout_ms: 5000,
             provider_poll_seconds: 10,
@@ -609,6 +614,13 @@ impl Config {
                 "FERRY_CONSOLE_IDLE_SECONDS",
                 &self.console_idle_seconds,
                 "must be between 60 and 86400",
+            ));
+        }
+        if !(60..=2_592_000).contains(&self.console_stuck_seconds) {
+            return Err(invalid(
+                "FERRY_CONSOLE_STUCK_SECONDS",
+                &self.console_stuck_seconds,
+                "must be between 60 and 2592000",
             ));
         }
         for (name, value) in [

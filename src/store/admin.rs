@@ -2,7 +2,10 @@
 //! transaction of the change they describe (see the audited store methods), and nothing here
 //! updates or deletes one; the database refuses that too (triggers).
 
+use std::str::FromStr;
+
 use async_trait::async_trait;
+use rust_decimal::Decimal;
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -102,6 +105,64 @@ pub struct OrderSearch {
     pub limit: i64,
 }
 
+/// How many orders need a person, by why.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueueCounts {
+    /// In EMERGENCY.
+    pub emergency: i64,
+    /// Still moving, with no change for too long.
+    pub stuck: i64,
+    /// FAILED lately.
+    pub failed: i64,
+}
+
+/// One UTC day's orders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DayStats {
+    /// Days since 1970-01-01.
+    pub day: i64,
+    pub orders: i64,
+    pub completed: i64,
+    /// What the completed orders sent, in USD.
+    pub volume_usd: Decimal,
+}
+
+/// The orders made since a time, from the database (every replica sees the same).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OrderStats {
+    /// Days with orders, oldest first.
+    pub days: Vec<DayStats>,
+    /// Seconds from creation to completion of the completed orders, sorted.
+    pub completion_seconds: Percentiles,
+    /// Orders whose deposit arrived.
+    pub deposited: i64,
+    /// Orders that went into EMERGENCY at some point.
+    pub emergency: i64,
+    /// Orders that ended REFUNDED.
+    pub refunded: i64,
+}
+
+/// The median, 90th and 99th percentiles of a measure, and how many values it has.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Percentiles {
+    pub count: i64,
+    pub p50: Option<i64>,
+    pub p90: Option<i64>,
+    pub p99: Option<i64>,
+}
+
+/// Which orders need a person: those in EMERGENCY, those moving with no change since
+/// `stuck_before`, and those FAILED since `failed_since`.
+#[derive(Debug, Clone, Copy)]
+pub struct QueueSearch {
+    pub stuck_before: i64,
+    pub failed_since: i64,
+    pub limit: i64,
+}
+
+/// The statuses of an order that is still moving on its own.
+const MOVING: &str = "('CONFIRMING', 'EXCHANGE', 'SENDING')";
+
 /// What changing an operator's role did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RoleChange {
@@ -141,6 +202,14 @@ pub trait AdminStore: Send + Sync {
 
     /// Orders matching `search`, newest first.
     async fn search_orders(&self, search: &OrderSearch) -> Result<Vec<OrderRecord>, StoreError>;
+
+    /// Orders that need a person, the longest waiting first.
+    async fn order_queue(&self, search: &QueueSearch) -> Result<Vec<OrderRecord>, StoreError>;
+
+    async fn queue_counts(&self, search: &QueueSearch) -> Result<QueueCounts, StoreError>;
+
+    /// What happened to the orders made since `since`.
+    async fn order_stats(&self, since: i64) -> Result<OrderStats, StoreError>;
 
     /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
     async fn audit_by_request(
@@ -188,6 +257,14 @@ pub(super) async fn insert_audit<'e>(
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Replayed),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A sum the database wrote as text (a float's on SQLite may be in scientific notation).
+fn parse_sum(text: &str) -> Result<Decimal, StoreError> {
+    Decimal::from_str(text)
+        .or_else(|_| Decimal::from_scientific(text))
+        .map(|sum| sum.round_dp(2))
+        .map_err(|_| StoreError::Corrupt(format!("a sum of amounts: {text:?}")))
 }
 
 fn audit_from_row(row: &AnyRow) -> Result<AuditRecord, StoreError> {
@@ -394,6 +471,117 @@ impl AdminStore for SqlStore {
         }
         let rows = query.fetch_all(self.pool()).await?;
         orders_from_rows(&rows)
+    }
+
+    async fn order_queue(&self, search: &QueueSearch) -> Result<Vec<OrderRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders \
+             WHERE status = 'EMERGENCY' \
+                OR (status IN {MOVING} AND updated_at < $1) \
+                OR (status = 'FAILED' AND updated_at >= $2) \
+             ORDER BY updated_at, id LIMIT $3"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(search.stuck_before)
+            .bind(search.failed_since)
+            .bind(search.limit)
+            .fetch_all(self.pool())
+            .await?;
+        orders_from_rows(&rows)
+    }
+
+    async fn queue_counts(&self, search: &QueueSearch) -> Result<QueueCounts, StoreError> {
+        let sql = format!(
+            "SELECT COUNT(CASE WHEN status = 'EMERGENCY' THEN 1 END) AS emergency, \
+                COUNT(CASE WHEN status IN {MOVING} AND updated_at < $1 THEN 1 END) AS stuck, \
+                COUNT(CASE WHEN status = 'FAILED' AND updated_at >= $2 THEN 1 END) AS failed \
+             FROM orders WHERE status = 'EMERGENCY' OR status = 'FAILED' OR status IN {MOVING}"
+        );
+        let row = sqlx::query(&sql)
+            .bind(search.stuck_before)
+            .bind(search.failed_since)
+            .fetch_one(self.pool())
+            .await?;
+        Ok(QueueCounts {
+            emergency: row.try_get("emergency")?,
+            stuck: row.try_get("stuck")?,
+            failed: row.try_get("failed")?,
+        })
+    }
+
+    async fn order_stats(&self, since: i64) -> Result<OrderStats, StoreError> {
+        // Decimal text summed as the store's `completed_totals` does: exactly on PostgreSQL,
+        // as a float on SQLite (a figure shown to the cent).
+        let number = match super::Store::backend(self) {
+            super::Backend::Postgres => "NUMERIC",
+            super::Backend::Sqlite => "REAL",
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT created_at / 86400 AS day, COUNT(*) AS orders, \
+                COUNT(CASE WHEN status = 'COMPLETED' THEN 1 END) AS completed, \
+                CAST(COALESCE(SUM(CASE WHEN status = 'COMPLETED' \
+                    THEN CAST(from_usd AS {number}) END), 0) AS TEXT) AS volume \
+             FROM orders WHERE created_at >= $1 GROUP BY created_at / 86400 ORDER BY day"
+        ))
+        .bind(since)
+        .fetch_all(self.pool())
+        .await?;
+        let days = rows
+            .iter()
+            .map(|row| {
+                let volume: String = row.try_get("volume")?;
+                Ok(DayStats {
+                    day: row.try_get("day")?,
+                    orders: row.try_get("orders")?,
+                    completed: row.try_get("completed")?,
+                    volume_usd: parse_sum(&volume)?,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let row = sqlx::query(
+            "SELECT COUNT(received_amount) AS deposited, \
+                COUNT(emergency_reason) AS emergency, \
+                COUNT(CASE WHEN status = 'REFUNDED' THEN 1 END) AS refunded, \
+                COUNT(CASE WHEN status = 'COMPLETED' AND finished_at IS NOT NULL THEN 1 END) \
+                    AS completed \
+             FROM orders WHERE created_at >= $1",
+        )
+        .bind(since)
+        .fetch_one(self.pool())
+        .await?;
+        let completed: i64 = row.try_get("completed")?;
+        let mut completion_seconds = Percentiles {
+            count: completed,
+            ..Percentiles::default()
+        };
+        for (share, slot) in [
+            (50, &mut completion_seconds.p50),
+            (90, &mut completion_seconds.p90),
+            (99, &mut completion_seconds.p99),
+        ] {
+            if completed == 0 {
+                break;
+            }
+            // The nearest-rank percentile: the smallest value with `share` % at or below it.
+            let rank = (completed * share + 99) / 100;
+            let took = sqlx::query(
+                "SELECT finished_at - created_at AS took FROM orders \
+                 WHERE created_at >= $1 AND status = 'COMPLETED' AND finished_at IS NOT NULL \
+                 ORDER BY took LIMIT 1 OFFSET $2",
+            )
+            .bind(since)
+            .bind(rank - 1)
+            .fetch_optional(self.pool())
+            .await?;
+            *slot = took.map(|row| row.try_get("took")).transpose()?;
+        }
+        Ok(OrderStats {
+            days,
+            completion_seconds,
+            deposited: row.try_get("deposited")?,
+            emergency: row.try_get("emergency")?,
+            refunded: row.try_get("refunded")?,
+        })
     }
 
     async fn audit_by_request(

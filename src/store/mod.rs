@@ -28,7 +28,10 @@ pub use accounts::{
     AccountStore, MailRecord, OAuthState, SessionRecord, Throttle, TokenUse, UserChange,
     UserRecord, UserToken,
 };
-pub use admin::{AdminStore, AuditEntry, AuditFilter, AuditRecord, OrderSearch, RoleChange};
+pub use admin::{
+    AdminStore, AuditEntry, AuditFilter, AuditRecord, DayStats, OrderSearch, OrderStats,
+    Percentiles, QueueCounts, QueueSearch, RoleChange,
+};
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
 };

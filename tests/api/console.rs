@@ -13,6 +13,7 @@ on_both_backends!(
     owners_manage_operators_and_the_last_owner_stays,
     operators_find_an_order_by_each_of_its_keys,
     a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once,
+    the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same,
 );
 
 const TOKEN: &str = "console-test-token-5d1e";
@@ -149,12 +150,14 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
     let operator_ = operator(&app, "operator@example.com", "operator").await;
     let owner = operator(&app, "owner@example.com", "owner").await;
     let (customer, _) = with_two_factor(&app, "customer@example.com").await;
-    // The matrix of docs/back-office-plan.md §2 for today's routes (17).
+    // The matrix of docs/back-office-plan.md §2 for today's routes (19).
     let routes: &[(Method, &str, Option<Value>, usize)] = &[
         (Method::GET, "/api/admin/currency-overrides", None, 0),
         (Method::GET, "/api/admin/incidents", None, 0),
         (Method::GET, "/api/admin/contact-messages", None, 0),
         (Method::GET, "/api/admin/orders", None, 0),
+        (Method::GET, "/api/admin/queue", None, 0),
+        (Method::GET, "/api/admin/stats", None, 0),
         (Method::GET, "/api/admin/orders/none", None, 0),
         (
             Method::POST,
@@ -803,4 +806,109 @@ async fn a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+}
+
+/// Puts an order where a test needs it, as time and the worker would have.
+async fn set_order(app: &TestApp, id: &str, status: &str, updated_at: i64) {
+    let raw = raw_store(&app.db).await;
+    sqlx::query(
+        "UPDATE orders SET status = $1, updated_at = $2, next_step_at = NULL WHERE id = $3",
+    )
+    .bind(status)
+    .bind(updated_at)
+    .bind(id)
+    .execute(raw.pool())
+    .await
+    .unwrap();
+}
+
+async fn the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let support = operator(&app, "desk@example.com", "support").await;
+    let now = ferry::now_unix();
+    let emergency = fixed_order(&app, None).await;
+    deposit(&app, &emergency, "0.008").await;
+    let stuck = fixed_order(&app, None).await;
+    set_order(&app, &stuck, "EXCHANGE", now - 7201).await;
+    let moving = fixed_order(&app, None).await;
+    set_order(&app, &moving, "SENDING", now - 60).await;
+    let failed = fixed_order(&app, None).await;
+    set_order(&app, &failed, "FAILED", now - 100).await;
+    let failed_long_ago = fixed_order(&app, None).await;
+    set_order(&app, &failed_long_ago, "FAILED", now - 8 * 86_400).await;
+    let completed = fixed_order(&app, None).await;
+    deposit(&app, &completed, "0.01").await;
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        let path = format!("/api/admin/orders/{completed}");
+        status = call(&app, &support, Method::GET, &path, None).await.1["order"]["status"].clone();
+        if status == "COMPLETED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, "COMPLETED");
+
+    let (code, queue) = call(&app, &support, Method::GET, "/api/admin/queue", None).await;
+    assert_eq!(code, StatusCode::OK, "{queue}");
+    assert_eq!(
+        queue["counts"],
+        json!({ "emergency": 1, "stuck": 1, "failed": 1 })
+    );
+    assert_eq!(queue["stuck_after_seconds"], 7200);
+    let listed: Vec<(&str, &str)> = queue["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["id"].as_str().unwrap(), o["reason"].as_str().unwrap()))
+        .collect();
+    // The longest waiting first.
+    assert_eq!(
+        listed,
+        [
+            (stuck.as_str(), "stuck"),
+            (failed.as_str(), "failed"),
+            (emergency.as_str(), "emergency"),
+        ]
+    );
+    assert_eq!(queue["orders"][0]["waiting_since"], now - 7201);
+
+    let (code, stats) = call(&app, &support, Method::GET, "/api/admin/stats?days=1", None).await;
+    assert_eq!(code, StatusCode::OK, "{stats}");
+    assert_eq!(stats["deposited"], 2, "{stats}");
+    assert_eq!(stats["emergency"], 1);
+    assert_eq!(stats["refunded"], 0);
+    assert_eq!(stats["completion_seconds"]["count"], 1);
+    assert!(stats["completion_seconds"]["p50"].as_i64().unwrap() >= 0);
+    assert_eq!(
+        stats["completion_seconds"]["p50"],
+        stats["completion_seconds"]["p99"]
+    );
+    // The order made 8 days ago (by its creation, today) counts with today's.
+    let day = &stats["days"][0];
+    assert_eq!(stats["days"].as_array().unwrap().len(), 1, "{stats}");
+    assert_eq!(day["orders"], 6);
+    assert_eq!(day["completed"], 1);
+    assert!(day["volume_usd"].as_str().unwrap().parse::<f64>().unwrap() > 0.0);
+    let (code, _) = call(&app, &support, Method::GET, "/api/admin/stats?days=0", None).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST);
+
+    // From the database, not the process: another replica answers the same.
+    let replica = crate::helpers::spawn_replica_of(&app, |c| {
+        c.admin_token = Some(TOKEN.into());
+    })
+    .await;
+    let (_, there) = call(
+        &replica,
+        TOKEN,
+        Method::GET,
+        "/api/admin/stats?days=1",
+        None,
+    )
+    .await;
+    assert_eq!(there, stats);
+    let (_, queue_there) = call(&replica, TOKEN, Method::GET, "/api/admin/queue", None).await;
+    assert_eq!(queue_there["counts"], queue["counts"]);
 }

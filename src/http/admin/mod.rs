@@ -8,6 +8,7 @@
 //! answers `{audit_id, replayed: true, after}` and changes nothing again.
 
 mod orders;
+mod queue;
 
 use std::future::Future;
 
@@ -49,6 +50,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/console/me", get(console_me))
         .route("/console/unlock", post(unlock_console))
         .route("/console/lock", post(lock_console))
+        .route("/queue", get(queue::get_queue))
+        .route("/stats", get(queue::get_stats))
         .route("/orders", get(orders::list_orders))
         .route("/orders/{id}", get(orders::get_order))
         .route("/orders/{id}/notes", post(orders::add_note))

@@ -107,7 +107,7 @@ fn page_mark(raw: &str) -> Option<(i64, String)> {
 }
 
 /// An order as a row of the search's results.
-fn order_row(order: &OrderRecord) -> Value {
+pub(super) fn order_row(order: &OrderRecord) -> Value {
     json!({
         "id": order.id,
         "status": order.status.as_str(),
