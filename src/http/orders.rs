@@ -319,7 +319,13 @@ async fn set_refund_address(
         .await?;
     let order = state
         .orders
-        .set_refund_address(order, &body.address, body.tag.as_deref(), crate::now_unix())
+        .set_refund_address(
+            order,
+            &body.address,
+            body.tag.as_deref(),
+            crate::now_unix(),
+            None,
+        )
         .await?;
     Ok(order_answer(&state.orders, &order))
 }

@@ -3,6 +3,7 @@
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
+use sqlx::Row;
 
 use crate::helpers::{Db, TestApp, json_of, raw_store, spawn_app_with};
 use crate::on_both_backends;
@@ -14,6 +15,8 @@ on_both_backends!(
     operators_find_an_order_by_each_of_its_keys,
     a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once,
     the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same,
+    operators_correct_a_refund_address_retry_a_stuck_order_and_cancel_one_waiting,
+    a_page_refreshing_itself_does_not_keep_the_console_open,
 );
 
 const TOKEN: &str = "console-test-token-5d1e";
@@ -150,7 +153,7 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
     let operator_ = operator(&app, "operator@example.com", "operator").await;
     let owner = operator(&app, "owner@example.com", "owner").await;
     let (customer, _) = with_two_factor(&app, "customer@example.com").await;
-    // The matrix of docs/back-office-plan.md §2 for today's routes (19).
+    // The matrix of docs/back-office-plan.md §2 for today's routes (22).
     let routes: &[(Method, &str, Option<Value>, usize)] = &[
         (Method::GET, "/api/admin/currency-overrides", None, 0),
         (Method::GET, "/api/admin/incidents", None, 0),
@@ -168,6 +171,24 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
         (
             Method::POST,
             "/api/admin/orders/none/refund",
+            Some(json!({ "reason": "Asked" })),
+            1,
+        ),
+        (
+            Method::PUT,
+            "/api/admin/orders/none/refund-address",
+            Some(json!({ "reason": "Asked", "address": "x" })),
+            1,
+        ),
+        (
+            Method::POST,
+            "/api/admin/orders/none/retry",
+            Some(json!({ "reason": "Stuck" })),
+            1,
+        ),
+        (
+            Method::POST,
+            "/api/admin/orders/none/cancel",
             Some(json!({ "reason": "Asked" })),
             1,
         ),
@@ -693,7 +714,7 @@ async fn a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once
     );
 
     let (_, seen) = call(&app, &ops, Method::GET, &order_path, None).await;
-    assert_eq!(seen["actions"], json!(["note", "refund"]));
+    assert_eq!(seen["actions"], json!(["note", "refund", "refund_address"]));
     let no_reason = json!({ "reason": " ", "address": BTC_ADDRESS });
     let (status, _) = act(&app, &ops, &refund_path, &no_reason, "r-1").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -911,4 +932,152 @@ async fn the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same(d
     assert_eq!(there, stats);
     let (_, queue_there) = call(&replica, TOKEN, Method::GET, "/api/admin/queue", None).await;
     assert_eq!(queue_there["counts"], queue["counts"]);
+}
+
+async fn detail_of(app: &TestApp, bearer: &str, id: &str) -> Value {
+    let (status, detail) = call(
+        app,
+        bearer,
+        Method::GET,
+        &format!("/api/admin/orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    detail
+}
+
+async fn operators_correct_a_refund_address_retry_a_stuck_order_and_cancel_one_waiting(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let ops = operator(&app, "ops@example.com", "operator").await;
+    let support = operator(&app, "desk@example.com", "support").await;
+
+    // Waiting for its deposit: its refund address can be set, and it can be cancelled.
+    let waiting = fixed_order(&app, None).await;
+    let seen = detail_of(&app, &ops, &waiting).await;
+    assert_eq!(seen["actions"], json!(["note", "refund_address", "cancel"]));
+    assert_eq!(
+        detail_of(&app, &support, &waiting).await["actions"],
+        json!(["note"])
+    );
+    let address_path = format!("/api/admin/orders/{waiting}/refund-address");
+    let wrong = json!({ "reason": "Customer called", "address": ETH_ADDRESS });
+    let (status, _) = call(&app, &ops, Method::PUT, &address_path, Some(&wrong)).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "an ETH address for a BTC refund"
+    );
+    let right = json!({ "reason": "Customer called", "address": BTC_ADDRESS });
+    let (status, set) = call(&app, &ops, Method::PUT, &address_path, Some(&right)).await;
+    assert_eq!(status, StatusCode::OK, "{set}");
+    assert_eq!(set["order"]["refund_address"], BTC_ADDRESS);
+    let (status, _) = call(&app, &support, Method::PUT, &address_path, Some(&right)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    let cancel_path = format!("/api/admin/orders/{waiting}/cancel");
+    let why = json!({ "reason": "Customer asked to cancel" });
+    let (status, cancelled) = act(&app, &ops, &cancel_path, &why, "c-1").await;
+    assert_eq!(status, StatusCode::OK, "{cancelled}");
+    assert_eq!(cancelled["order"]["status"], "EXPIRED");
+    let (status, _) = act(&app, &ops, &cancel_path, &why, "c-2").await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "only a waiting order is cancelled"
+    );
+    let detail = detail_of(&app, &ops, &waiting).await;
+    let timeline = detail["timeline"].as_array().unwrap();
+    assert!(
+        timeline
+            .iter()
+            .any(|item| item["status"] == "EXPIRED" && item["detail"] == "cancelled by an operator"),
+        "{detail}"
+    );
+    let acts: Vec<&str> = timeline
+        .iter()
+        .filter_map(|item| item["action"].as_str())
+        .collect();
+    assert_eq!(acts, ["order.refund_address", "order.cancel"]);
+
+    // Stuck while exchanging: looked at again now, it moves on.
+    let stuck = fixed_order(&app, None).await;
+    deposit(&app, &stuck, "0.01").await;
+    set_order(&app, &stuck, "EXCHANGE", ferry::now_unix() - 8000).await;
+    assert_eq!(
+        detail_of(&app, &ops, &stuck).await["actions"],
+        json!(["note", "refund_address", "retry"])
+    );
+    let retry_path = format!("/api/admin/orders/{stuck}/retry");
+    let (status, retried) = act(
+        &app,
+        &ops,
+        &retry_path,
+        &json!({ "reason": "Stuck" }),
+        "t-1",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{retried}");
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        status = detail_of(&app, &ops, &stuck).await["order"]["status"].clone();
+        if status == "COMPLETED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, "COMPLETED");
+    let (status, _) = act(
+        &app,
+        &ops,
+        &retry_path,
+        &json!({ "reason": "Again" }),
+        "t-2",
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a completed order does not move"
+    );
+}
+
+/// When this operator's console was last used, as the store has it.
+async fn console_seen(app: &TestApp) -> i64 {
+    let raw = raw_store(&app.db).await;
+    sqlx::query("SELECT MAX(console_seen_at) AS seen FROM sessions")
+        .fetch_one(raw.pool())
+        .await
+        .unwrap()
+        .try_get("seen")
+        .unwrap()
+}
+
+async fn a_page_refreshing_itself_does_not_keep_the_console_open(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let support = operator(&app, "desk@example.com", "support").await;
+    let a_while_ago = ferry::now_unix() - 300;
+    let raw = raw_store(&app.db).await;
+    sqlx::query("UPDATE sessions SET console_seen_at = $1 WHERE console_seen_at IS NOT NULL")
+        .bind(a_while_ago)
+        .execute(raw.pool())
+        .await
+        .unwrap();
+    let polled = app
+        .client
+        .get(app.url("/api/admin/queue"))
+        .bearer_auth(&support)
+        .header("X-Ferry-Background", "1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(polled.status(), StatusCode::OK);
+    assert_eq!(console_seen(&app).await, a_while_ago);
+    let (status, _) = call(&app, &support, Method::GET, "/api/admin/queue", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(console_seen(&app).await > a_while_ago);
 }

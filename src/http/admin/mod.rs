@@ -56,6 +56,12 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/orders/{id}", get(orders::get_order))
         .route("/orders/{id}/notes", post(orders::add_note))
         .route("/orders/{id}/refund", post(orders::refund_order))
+        .route(
+            "/orders/{id}/refund-address",
+            put(orders::set_refund_address),
+        )
+        .route("/orders/{id}/retry", post(orders::retry_order))
+        .route("/orders/{id}/cancel", post(orders::cancel_order))
         .fallback(super::error::api_not_found)
         .route_layer(middleware::from_fn_with_state(state.clone(), identify))
 }
@@ -169,7 +175,9 @@ where
                 session,
                 role,
             } => {
-                admit(&app, &user, &session, role, R::ROLE).await?;
+                // A page refreshing itself is no use of the console: it must still lock.
+                let in_use = !parts.headers.contains_key(BACKGROUND_HEADER);
+                admit(&app, &user, &session, role, R::ROLE, in_use).await?;
                 Actor::User {
                     id: user.id,
                     email: user.email,
@@ -201,6 +209,10 @@ fn two_factor_needed() -> ApiError {
 /// What a locked console answers (403); `console/unlock` opens it.
 const CONSOLE_LOCKED: &str = "The back office is locked: enter a code from your authenticator app";
 
+/// Sent by a console page that refreshes itself (`1`): the request is answered, but it does
+/// not keep the console open.
+const BACKGROUND_HEADER: &str = "x-ferry-background";
+
 /// The console's rules for an operator's request, checked on every one (so a demotion, a
 /// removal or 2FA turned off takes effect at once): two-factor authentication on, the console
 /// unlocked within `FERRY_CONSOLE_IDLE_SECONDS`, and the role the act needs.
@@ -210,6 +222,7 @@ async fn admit(
     session: &SessionRecord,
     role: Role,
     needed: Role,
+    in_use: bool,
 ) -> Result<(), ApiError> {
     if !user.totp_enabled {
         return Err(two_factor_needed());
@@ -231,7 +244,7 @@ async fn admit(
         });
     }
     // Use keeps it open; written at most once a minute (or half the idle time, if shorter).
-    if now - seen >= (idle / 2).min(60) {
+    if in_use && now - seen >= (idle / 2).min(60) {
         state.store.touch_console(&session.token_hash, now).await?;
     }
     Ok(())

@@ -155,11 +155,24 @@ async fn order_detail(state: &AppState, order: &OrderRecord) -> Result<Value, Ap
 }
 
 /// What `role` may do to `order` now.
-fn actions(order: &OrderRecord, role: Role) -> Vec<&'static str> {
+fn actions(order: &OrderRecord, role: Role, now: i64) -> Vec<&'static str> {
     let mut actions = vec!["note"];
+    if role < Role::Operator {
+        return actions;
+    }
     let undecided = order.status == OrderStatus::Emergency && order.emergency_choice.is_none();
-    if role >= Role::Operator && undecided {
+    if undecided {
         actions.push("refund");
+    }
+    let refund_chosen = order.emergency_choice == Some(EmergencyChoice::Refund);
+    if !order.is_final(now) && !refund_chosen {
+        actions.push("refund_address");
+    }
+    if crate::services::orders::can_retry(order, now) {
+        actions.push("retry");
+    }
+    if order.status == OrderStatus::New && order.provider_order_id.is_none() {
+        actions.push("cancel");
     }
     actions
 }
@@ -206,7 +219,7 @@ pub(super) async fn get_order(
     Ok(Json(json!({
         "order": order_detail(&state, &order).await?,
         "timeline": timeline.into_iter().map(|(.., item)| item).collect::<Vec<_>>(),
-        "actions": actions(&order, call.role()),
+        "actions": actions(&order, call.role(), crate::now_unix()),
     })))
 }
 
@@ -299,6 +312,93 @@ fn required_text(text: &str, missing: &str, limit: usize) -> Result<String, ApiE
         ));
     }
     Ok(text.to_owned())
+}
+
+#[derive(Deserialize, Serialize)]
+pub(super) struct RefundAddressRequest {
+    reason: String,
+    address: String,
+    tag: Option<String>,
+}
+
+/// Sets or corrects the refund address of a running order (checked as the customer's is),
+/// until a refund is on its way.
+pub(super) async fn set_refund_address(
+    State(state): State<AppState>,
+    call: AdminCall<Operator>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<RefundAddressRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
+    let mut audit = call.audit("order.refund_address", ("order", &id), &body);
+    audit.reason = Some(reason);
+    call.once(&state, &audit, async {
+        let order = state.orders.find(&id).await?;
+        let order = state
+            .orders
+            .set_refund_address(
+                order,
+                &body.address,
+                body.tag.as_deref(),
+                crate::now_unix(),
+                Some(audit.clone()),
+            )
+            .await?;
+        Ok(Json(
+            json!({ "order": order_detail(&state, &order).await? }),
+        ))
+    })
+    .await
+}
+
+#[derive(Deserialize, Serialize)]
+pub(super) struct ReasonRequest {
+    reason: String,
+}
+
+/// Makes a moving order's next step due now (a stuck order looked at again).
+pub(super) async fn retry_order(
+    State(state): State<AppState>,
+    call: AdminCall<Operator>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ReasonRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
+    let mut audit = call.audit("order.retry", ("order", &id), &body);
+    audit.reason = Some(reason);
+    call.once(&state, &audit, async {
+        let order = state.orders.find(&id).await?;
+        let order = state
+            .orders
+            .retry_now(order, crate::now_unix(), audit.clone())
+            .await?;
+        Ok(Json(
+            json!({ "order": order_detail(&state, &order).await? }),
+        ))
+    })
+    .await
+}
+
+/// Cancels an order still waiting for its deposit.
+pub(super) async fn cancel_order(
+    State(state): State<AppState>,
+    call: AdminCall<Operator>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ReasonRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
+    let mut audit = call.audit("order.cancel", ("order", &id), &body);
+    audit.reason = Some(reason);
+    call.once(&state, &audit, async {
+        let order = state
+            .orders
+            .cancel(&id, crate::now_unix(), audit.clone())
+            .await?;
+        Ok(Json(
+            json!({ "order": order_detail(&state, &order).await? }),
+        ))
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -425,6 +425,7 @@ impl Orders {
         address: &str,
         tag: Option<&str>,
         now: i64,
+        audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
         if order.is_final(now) {
             return Err(OrderError::Conflict("The order is finished".into()));
@@ -434,11 +435,31 @@ impl Orders {
                 "The refund was already chosen with its address; it cannot change now".into(),
             ));
         }
-        let mut next = order;
+        let mut next = order.clone();
         self.apply_refund_address(&mut next, address, tag, now)
             .await?;
         next.updated_at = now;
-        self.write(next, None, &OrderEffects::default()).await
+        let effects = super::audited(audit, &order, &next);
+        self.write(next, None, &effects).await
+    }
+
+    /// An operator's "look again now": the order's next step (the sandbox's, or a look at
+    /// the upstream) is due at once. Only for an order that is moving on its own.
+    pub async fn retry_now(
+        &self,
+        order: OrderRecord,
+        now: i64,
+        audit: AuditEntry,
+    ) -> Result<OrderRecord, OrderError> {
+        if !can_retry(&order, now) {
+            return Err(OrderError::Conflict(
+                "Only an order that is moving on its own can be tried again".into(),
+            ));
+        }
+        let mut next = order.clone();
+        next.next_step_at = Some(now);
+        let effects = super::audited(Some(audit), &order, &next);
+        self.write(next, None, &effects).await
     }
 
     /// Moves every order whose step is due one step on. Returns how many moved.
@@ -653,6 +674,36 @@ impl Orders {
         now: i64,
         audit: AuditEntry,
     ) -> Result<OrderRecord, OrderError> {
+        self.close_deposit_window(id, now, audit, "no deposit in time")
+            .await
+    }
+
+    /// An operator cancels an order still waiting for its deposit. A deposit that comes
+    /// later still arrives as a late one (EMERGENCY), so nothing sent is lost. An order an
+    /// upstream fills is cancelled there, not here.
+    pub async fn cancel(
+        &self,
+        id: &str,
+        now: i64,
+        audit: AuditEntry,
+    ) -> Result<OrderRecord, OrderError> {
+        let order = self.find(id).await?;
+        if order.status != OrderStatus::New {
+            return Err(OrderError::Conflict(
+                "Only an order waiting for its deposit can be cancelled".into(),
+            ));
+        }
+        self.close_deposit_window(id, now, audit, "cancelled by an operator")
+            .await
+    }
+
+    async fn close_deposit_window(
+        &self,
+        id: &str,
+        now: i64,
+        audit: AuditEntry,
+        detail: &str,
+    ) -> Result<OrderRecord, OrderError> {
         let mut order = self.find(id).await?;
         let audit = AuditEntry {
             before: Some(super::audit_view(&order)),
@@ -664,7 +715,6 @@ impl Orders {
             ));
         }
         order.next_step_at = None;
-        let detail = "no deposit in time";
         self.transition_audited(order, OrderEvent::DeadlinePassed, now, detail, Some(audit))
             .await
     }
@@ -745,6 +795,17 @@ fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i6
     if before != after {
         next.updated_at = now;
     }
+}
+
+/// Whether an operator may make the order's next step due now: it moves on its own
+/// (confirming, exchanging, sending, or a decision made in EMERGENCY) and is not over.
+pub fn can_retry(order: &OrderRecord, now: i64) -> bool {
+    let moving = matches!(
+        order.status,
+        OrderStatus::Confirming | OrderStatus::Exchange | OrderStatus::Sending
+    );
+    let decided = order.status == OrderStatus::Emergency && order.emergency_choice.is_some();
+    (moving || decided) && !order.is_final(now)
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@
 
 mod create;
 mod lifecycle;
+
+pub use lifecycle::can_retry;
 pub mod watch;
 
 use std::sync::Arc;
@@ -610,10 +612,26 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.map(str::trim).filter(|v| !v.is_empty())
 }
 
+/// The effects of an operator's act on an order that does not move its status: the act's
+/// audit entry with the order as it was and becomes (none for a customer's act).
+fn audited(audit: Option<AuditEntry>, before: &OrderRecord, after: &OrderRecord) -> OrderEffects {
+    OrderEffects {
+        audit: audit.map(|entry| AuditEntry {
+            subject_kind: "order".into(),
+            subject_id: after.id.clone(),
+            before: Some(audit_view(before)),
+            after: Some(audit_view(after)),
+            ..entry
+        }),
+        ..OrderEffects::default()
+    }
+}
+
 /// An order as the audit log shows it before and after an operator's act: where it stands,
 /// never its secrets.
 pub fn audit_view(order: &OrderRecord) -> serde_json::Value {
     serde_json::json!({
+        "next_step_at": order.next_step_at,
         "status": order.status.as_str(),
         "received_amount": order.received_amount.map(crate::domain::money::to_wire),
         "emergency_reason": order.emergency_reason.map(|r| r.as_str()),
