@@ -88,7 +88,8 @@ test('an operator finds an order in EMERGENCY by its deposit address and refunds
   await expectNoSeriousViolations(page);
 
   // Find it by its deposit address.
-  await page.getByRole('link', { name: en('admin.nav.orders') }).click();
+  // Exactly: the queue's link ("Needs a person, orders waiting: 1") names orders too.
+  await page.getByRole('link', { name: en('admin.nav.orders'), exact: true }).click();
   await page.getByLabel(en('admin.orders.search')).fill(order.depositAddress);
   await page.getByRole('button', { name: en('admin.orders.submit') }).click();
   const results = page.getByRole('table');

@@ -44,6 +44,7 @@ export const paths = {
   apiManagement: '/api-management',
   // The back office: operators only, never linked from the public pages.
   admin: '/admin',
+  adminQueue: '/admin/queue',
   adminOrders: '/admin/orders',
   adminOrder: (id: string) => `/admin/orders/${id}`,
 } as const;

@@ -10,7 +10,7 @@ import { page, renderRoutes } from '@/test/render';
 
 import AdminApp from './components/admin-app';
 import { consoleOpenUntil } from './lib/console-lock';
-import type { ConsoleMe, OrderDetail } from './types';
+import type { ConsoleMe, OrderDetail, Queue, QueueRow, Stats } from './types';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -44,6 +44,9 @@ export function fakeConsole(me: ConsoleMe | null, routes: Record<string, Handler
     'GET /api/user': () =>
       json(200, { id: 'u1', username: 'ada@example.com', email_verified: true }),
     'GET /api/admin/console/me': () => (me ? json(200, me) : json(404, { error: 'Not found' })),
+    // The navigation's count and the home page's figures: nothing waits, nothing happened.
+    'GET /api/admin/queue': () => json(200, fakeQueue()),
+    'GET /api/admin/stats': () => json(200, fakeStats()),
     ...routes,
   });
 }
@@ -96,6 +99,53 @@ export function fakeOrder(overrides: Partial<OrderDetail> = {}): OrderDetail {
     expires_at: 1_795_401_800,
     finished_at: null,
     transactions: { deposit: { id: 'txdeposit1', amount: '0.008', at: 1_795_400_500 } },
+    ...overrides,
+  };
+}
+
+export function fakeQueue(overrides: Partial<Queue> = {}): Queue {
+  return {
+    counts: { emergency: 0, stuck: 0, failed: 0 },
+    stuck_after_seconds: 7200,
+    failed_within_seconds: 7 * 86_400,
+    orders: [],
+    ...overrides,
+  };
+}
+
+/** An order of the queue: by default the EMERGENCY order of `fakeOrder`, as a row. */
+export function queueRow(overrides: Partial<QueueRow> = {}): QueueRow {
+  return {
+    id: 'ABCDEFGHJKLMNPQR',
+    status: 'EMERGENCY',
+    created_at: 1_795_400_000,
+    updated_at: 1_795_400_600,
+    from_code: 'BTC',
+    to_code: 'ETH',
+    from_amount: '0.01',
+    to_amount: '0.40334444',
+    rate_type: 'fixed',
+    provider: 'sandbox',
+    deposit_address: 'bc1qdeposit00000000000000000000000000000',
+    deposit_tag: null,
+    to_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    to_tag: null,
+    emergency_reason: 'LESS',
+    emergency_choice: null,
+    reason: 'emergency',
+    waiting_since: 1_795_400_600,
+    ...overrides,
+  };
+}
+
+export function fakeStats(overrides: Partial<Stats> = {}): Stats {
+  return {
+    since: 1_795_392_000,
+    days: [],
+    completion_seconds: { count: 0, p50: null, p90: null, p99: null },
+    deposited: 0,
+    emergency: 0,
+    refunded: 0,
     ...overrides,
   };
 }

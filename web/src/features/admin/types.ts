@@ -37,6 +37,9 @@ export interface OrderRow {
   emergency_choice: string | null;
 }
 
+/** Why an order waits in the emergency state (`order.emergency.*` of the pages texts). */
+export const EMERGENCY_REASONS = ['LESS', 'MORE', 'EXPIRED', 'LIMIT', 'RATE'] as const;
+
 export interface OrdersPage {
   orders: OrderRow[];
   /** What `before` takes for the next page; null on the last one. */
@@ -85,4 +88,57 @@ export interface OrderView {
   /** Oldest first. */
   timeline: TimelineItem[];
   actions: OrderAction[];
+}
+
+/** Why an order needs a person: in EMERGENCY, still moving with no change for too long, or
+ * FAILED lately. */
+export type QueueReason = 'emergency' | 'stuck' | 'failed';
+
+export const QUEUE_REASONS: readonly QueueReason[] = ['emergency', 'stuck', 'failed'];
+
+export interface QueueRow extends OrderRow {
+  reason: QueueReason;
+  /** The order's last change. */
+  waiting_since: number;
+}
+
+/** `GET /api/admin/queue`: what needs a person, the longest waiting first. */
+export interface Queue {
+  /** How many orders wait, by reason (all of them, not only those listed). */
+  counts: Record<QueueReason, number>;
+  /** A moving order with no change for this long is stuck. */
+  stuck_after_seconds: number;
+  /** A FAILED order stays in the queue for this long. */
+  failed_within_seconds: number;
+  orders: QueueRow[];
+}
+
+export interface DayStats {
+  /** A UTC day, `YYYY-MM-DD`. */
+  day: string;
+  orders: number;
+  completed: number;
+  /** What the day's completed orders sent, in US dollars (a decimal string). */
+  volume_usd: string;
+}
+
+/** `GET /api/admin/stats?days=`: the orders made in the last days. */
+export interface Stats {
+  /** The start of the first UTC day of the period. */
+  since: number;
+  /** Only days with orders, oldest first. */
+  days: DayStats[];
+  /** From creation to completion, of the period's completed orders. */
+  completion_seconds: {
+    count: number;
+    p50: number | null;
+    p90: number | null;
+    p99: number | null;
+  };
+  /** Orders whose deposit arrived. */
+  deposited: number;
+  /** Orders that went into EMERGENCY at some point. */
+  emergency: number;
+  /** Orders that ended REFUNDED. */
+  refunded: number;
 }

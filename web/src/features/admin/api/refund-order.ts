@@ -8,6 +8,7 @@ import { api } from '@/lib/api-client';
 
 import { consoleCall } from '../lib/console-lock';
 import { orderQueryOptions } from './get-order';
+import { queueQueryOptions } from './get-queue';
 
 export interface RefundInput {
   reason: string;
@@ -30,8 +31,11 @@ export function useRefundOrder(id: string) {
   return useMutation({
     mutationFn: (input: RefundInput) => refundOrder(id, input),
     meta: { private: true },
-    // The order, and any search its status showed in.
+    // The order, any search its status showed in, and the queue it may leave.
     onSuccess: () =>
-      queryClient.invalidateQueries({ queryKey: [orderQueryOptions(id).queryKey[0]] }),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: [orderQueryOptions(id).queryKey[0]] }),
+        queryClient.invalidateQueries({ queryKey: [queueQueryOptions().queryKey[0]] }),
+      ]),
   });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { json } from '@/test/fake-api';
 
-import { fakeConsole, IN_AN_HOUR, operator, renderConsole } from '../test-support';
+import { fakeConsole, fakeQueue, IN_AN_HOUR, operator, renderConsole } from '../test-support';
 
 describe('the back office guard', () => {
   it('sends a visitor who never signed in to sign in, and asks the server nothing', async () => {
@@ -105,6 +105,11 @@ describe('the back office guard', () => {
         locked
           ? json(403, { error: 'The back office is locked', reason: 'console_locked' })
           : json(200, { orders: [], next: null }),
+      // A locked console refuses every call, the navigation's count too.
+      'GET /api/admin/queue': () =>
+        locked
+          ? json(403, { error: 'The back office is locked', reason: 'console_locked' })
+          : json(200, fakeQueue()),
       'POST /api/admin/console/unlock': () => {
         locked = false;
         return json(200, { unlocked_until: IN_AN_HOUR() });

@@ -23,6 +23,7 @@ import { TwoFactorNeeded } from './console-error';
 import { HomePage } from './home-page';
 import { OrderPage } from './order-page';
 import { OrdersPage } from './orders-page';
+import { QueuePage } from './queue-page';
 import { UnlockDialog, UnlockPanel } from './unlock-form';
 
 export default function AdminApp() {
@@ -102,6 +103,7 @@ function ConsolePages({ me }: { me: ConsoleMe }) {
   // `<Routes>` would add its children parser to the landing page's bundle.
   return useRoutes([
     { index: true, element: <HomePage me={me} /> },
+    { path: 'queue', element: <QueuePage /> },
     { path: 'orders', element: <OrdersPage /> },
     { path: 'orders/:id', element: <OrderPage /> },
     { path: '*', element: <ConsoleNotFound /> },

@@ -1,5 +1,6 @@
-// The back office's frame: its own header (no public header or footer), the operator and their
-// role, the time left before the console locks itself, a Lock button, and `noindex`.
+// The back office's frame: its own header (no public header or footer), the navigation with the
+// count of orders that need a person, the operator and their role, the time left before the
+// console locks itself, a Lock button, and `noindex`.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
@@ -9,8 +10,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
+import { formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
+import { useQueue } from '../api/get-queue';
 import { useLockConsole } from '../api/lock-console';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
 import type { ConsoleMe } from '../types';
@@ -56,6 +59,9 @@ export function AdminLayout({ me, session, children }: AdminLayoutProps) {
                   </ConsoleLink>
                 </li>
                 <li>
+                  <QueueLink />
+                </li>
+                <li>
                   <ConsoleLink to={paths.adminOrders}>{t('admin.nav.orders')}</ConsoleLink>
                 </li>
               </ul>
@@ -98,6 +104,28 @@ function ConsoleLink({ to, end, children }: { to: string; end?: boolean; childre
     >
       {children}
     </NavLink>
+  );
+}
+
+/** "Needs a person", with how many orders wait (once known) as a badge. */
+function QueueLink() {
+  const { t, i18n } = useTranslation();
+  const queue = useQueue();
+  const counts = queue.data?.counts;
+  const total = counts ? counts.emergency + counts.stuck + counts.failed : null;
+  if (total === null) {
+    return <ConsoleLink to={paths.adminQueue}>{t('admin.nav.queue')}</ConsoleLink>;
+  }
+  return (
+    <ConsoleLink to={paths.adminQueue}>
+      <span aria-hidden="true" className="flex items-center gap-2">
+        {t('admin.nav.queue')}
+        <Badge tone={total > 0 ? 'danger' : 'neutral'} className="tabular-nums">
+          {formatNumber(total, i18n.language)}
+        </Badge>
+      </span>
+      <span className="sr-only">{t('admin.nav.queueCount', { count: total })}</span>
+    </ConsoleLink>
   );
 }
 

@@ -16,7 +16,13 @@ import { formatAmount, formatTime } from '@/lib/format';
 import { isOrderStatus } from '@/lib/order-status';
 
 import { useOrder } from '../api/get-order';
-import type { OrderDetail, Role, TimelineItem, TransactionSide } from '../types';
+import {
+  EMERGENCY_REASONS,
+  type OrderDetail,
+  type Role,
+  type TimelineItem,
+  type TransactionSide,
+} from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
 import { NoteForm, RefundAction } from './order-actions';
@@ -114,8 +120,7 @@ function Summary({ order }: { order: OrderDetail }) {
   const text = (value: string | null) => (value ? value : none);
   const label = (key: FieldKey) => t(`admin.order.fields.${key}`);
   const reason = order.emergency_reason;
-  const emergencyReasons = ['LESS', 'MORE', 'EXPIRED', 'LIMIT', 'RATE'] as const;
-  const knownReason = emergencyReasons.find((r) => r === reason);
+  const knownReason = EMERGENCY_REASONS.find((r) => r === reason);
   const choice = order.emergency_choice;
   return (
     <Section title={t('admin.order.summary')}>

@@ -1,0 +1,101 @@
+// The console's home: the counts of the queue, each a way to it, and the last 30 days in figures,
+// all as the server gave them.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { json } from '@/test/fake-api';
+
+import { fakeConsole, fakeQueue, fakeStats, operator, renderConsole } from '../test-support';
+
+const query = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
+
+describe('the home page', () => {
+  it('shows the counts of the queue, each linking to it, and the figures of 30 days', async () => {
+    const api = fakeConsole(operator(), {
+      'GET /api/admin/queue': () =>
+        json(200, fakeQueue({ counts: { emergency: 2, stuck: 1, failed: 4 } })),
+      'GET /api/admin/stats': () =>
+        json(
+          200,
+          fakeStats({
+            days: [
+              { day: '2026-11-23', orders: 6, completed: 4, volume_usd: '1234.5' },
+              { day: '2026-11-25', orders: 4, completed: 3, volume_usd: '100' },
+            ],
+            completion_seconds: { count: 7, p50: 600, p90: 5400, p99: 45 },
+            deposited: 8,
+            emergency: 2,
+            refunded: 1,
+          }),
+        ),
+    });
+    await renderConsole('/admin');
+    const queue = await screen.findByRole('region', { name: 'Needs a person' });
+    const waiting = await within(queue).findByRole('link', { name: /^Waiting for a decision 2/ });
+    expect(waiting).toHaveAttribute('href', '/admin/queue');
+    expect(within(queue).getByRole('link', { name: /^Stuck 1/ })).toHaveAttribute(
+      'href',
+      '/admin/queue',
+    );
+    expect(within(queue).getByRole('link', { name: /^Failed 4/ })).toHaveAttribute(
+      'href',
+      '/admin/queue',
+    );
+    // The navigation counts them all.
+    expect(
+      screen.getByRole('link', { name: 'Needs a person, orders waiting: 7' }),
+    ).toBeInTheDocument();
+
+    const stats = await screen.findByRole('region', { name: 'Last 30 days' });
+    expect(await within(stats).findByText('$1,334.50')).toBeInTheDocument();
+    expect(
+      within(stats).getByText('Orders made since November 23, 2026 (UTC days, today included).'),
+    ).toBeInTheDocument();
+    expect(within(stats).getByText('10')).toBeInTheDocument();
+    expect(within(stats).getByText('10 min')).toBeInTheDocument();
+    expect(within(stats).getByText('1.5 hr')).toBeInTheDocument();
+    expect(within(stats).getByText('45 sec')).toBeInTheDocument();
+    // Shares of the 8 orders with a deposit.
+    expect(screen.getByTestId('home-emergency-share')).toHaveTextContent('25%');
+    expect(screen.getByTestId('home-refund-share')).toHaveTextContent('12.5%');
+    expect(within(stats).getByText('2 of 8')).toBeInTheDocument();
+
+    const days = within(stats).getByRole('table', {
+      name: 'Orders by day (UTC); days without orders are left out',
+    });
+    const [, ...rows] = within(days).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'November 23, 202664$1,234.50',
+      'November 25, 202643$100.00',
+    ]);
+    expect(query(api.callsTo('GET /api/admin/stats')[0]?.url ?? '')).toEqual({ days: '30' });
+  });
+
+  it('shows a dash for the shares when no deposit arrived', async () => {
+    fakeConsole(operator(), {
+      'GET /api/admin/stats': () => json(200, fakeStats({ emergency: 0, refunded: 0 })),
+    });
+    await renderConsole('/admin');
+    const stats = await screen.findByRole('region', { name: 'Last 30 days' });
+    expect(await within(stats).findByTestId('home-emergency-share')).toHaveTextContent('—');
+    expect(screen.getByTestId('home-refund-share')).toHaveTextContent('—');
+    expect(within(stats).getAllByText('No deposit arrived in this period.')).toHaveLength(2);
+    expect(within(stats).getByText('No order was completed in this period.')).toBeInTheDocument();
+    expect(within(stats).getByText('No orders were made in this period.')).toBeInTheDocument();
+    expect(within(stats).queryByRole('table')).not.toBeInTheDocument();
+    // Every count of an empty queue is 0.
+    const queue = screen.getByRole('region', { name: 'Needs a person' });
+    expect(within(queue).getAllByRole('link')).toHaveLength(3);
+    expect(screen.getByTestId('home-queue-emergency')).toHaveTextContent('0');
+  });
+
+  it('says when the figures could not be loaded, and still shows the rest', async () => {
+    fakeConsole(operator(), {
+      'GET /api/admin/stats': () => json(500, { error: 'internal error' }),
+    });
+    await renderConsole('/admin');
+    expect(await screen.findByText('The figures could not be loaded.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Welcome to the back office' })).toBeInTheDocument();
+    expect(await screen.findByTestId('home-queue-stuck')).toHaveTextContent('0');
+  });
+});
