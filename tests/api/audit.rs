@@ -12,6 +12,7 @@ on_both_backends!(
     every_admin_act_is_audited_with_who_where_and_what_changed,
     a_retried_act_with_the_same_key_is_carried_out_and_written_once,
     a_refused_act_writes_no_audit_entry,
+    the_log_downloads_as_csv_page_after_page_with_formulas_disarmed,
 );
 
 const TOKEN: &str = "audit-test-token-19c2";
@@ -266,4 +267,63 @@ async fn a_refused_act_writes_no_audit_entry(db: Db) {
         .map(|e| e["action"].as_str().unwrap())
         .collect();
     assert_eq!(actions, ["order.deposit"]);
+}
+
+async fn the_log_downloads_as_csv_page_after_page_with_formulas_disarmed(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let actor = ferry::domain::operator::Actor::Token;
+    // More than two of the download's pages (500 entries each).
+    for n in 0..1001 {
+        let mut entry = ferry::store::AuditEntry::new(&actor, "order.note", ("order", "o-1"), n);
+        entry.reason = Some(if n == 1000 {
+            "=HYPERLINK(\"http://evil.example\", \"click\")".into()
+        } else {
+            format!("note {n}")
+        });
+        app.store.append_audit(&entry).await.unwrap();
+    }
+    let response = app
+        .client
+        .get(app.url("/api/admin/audit.csv?subject_id=o-1"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/csv; charset=utf-8"
+    );
+    assert!(
+        response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("attachment")
+    );
+    let text = response.text().await.unwrap();
+    let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 1 + 1001, "a header and every entry");
+    assert!(lines[0].starts_with("id,at_utc,at_unix,actor,"));
+    // Newest first; the typed formula is text.
+    assert!(
+        lines[1].contains("\"'=HYPERLINK(\"\"http://evil.example\"\""),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1001].contains("\"note 0\""));
+    assert!(lines[1001].contains("\"1970-01-01T00:00:00Z\",\"0\",\"token\""));
+    // Filters apply: nothing for another subject.
+    let other = app
+        .client
+        .get(app.url("/api/admin/audit.csv?subject_id=o-2"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(other.split("\r\n").filter(|l| !l.is_empty()).count(), 1);
 }

@@ -153,7 +153,7 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
     let operator_ = operator(&app, "operator@example.com", "operator").await;
     let owner = operator(&app, "owner@example.com", "owner").await;
     let (customer, _) = with_two_factor(&app, "customer@example.com").await;
-    // The matrix of docs/back-office-plan.md §2 for today's routes (22).
+    // The matrix of docs/back-office-plan.md §2 for today's routes (23).
     let routes: &[(Method, &str, Option<Value>, usize)] = &[
         (Method::GET, "/api/admin/currency-overrides", None, 0),
         (Method::GET, "/api/admin/incidents", None, 0),
@@ -230,6 +230,7 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
             1,
         ),
         (Method::GET, "/api/admin/audit", None, 1),
+        (Method::GET, "/api/admin/audit.csv", None, 1),
         (
             Method::PUT,
             "/api/admin/sandbox/outage",

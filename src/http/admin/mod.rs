@@ -7,6 +7,7 @@
 //! a request that sends an `Idempotency-Key` is carried out once: a retry with the same key
 //! answers `{audit_id, replayed: true, after}` and changes nothing again.
 
+mod audit_csv;
 mod orders;
 mod queue;
 
@@ -46,6 +47,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/payouts", get(list_payouts))
         .route("/payouts/{id}", post(close_payout))
         .route("/audit", get(list_audit))
+        .route("/audit.csv", get(audit_csv::audit_csv))
         .route("/operators", get(list_operators).put(set_operator))
         .route("/console/me", get(console_me))
         .route("/console/unlock", post(unlock_console))
@@ -622,7 +624,7 @@ async fn close_payout(
 const AUDIT_PAGE_LIMIT: i64 = 200;
 
 #[derive(Deserialize)]
-struct AuditQuery {
+pub(super) struct AuditQuery {
     actor: Option<String>,
     action: Option<String>,
     subject_kind: Option<String>,

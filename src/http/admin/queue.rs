@@ -111,6 +111,18 @@ pub(super) async fn get_stats(
     })))
 }
 
+/// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
+pub(super) fn utc_time_text(at: i64) -> String {
+    let seconds = at.rem_euclid(86_400);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        day_text(at.div_euclid(86_400)),
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
 /// `YYYY-MM-DD` of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
 fn day_text(day: i64) -> String {
     let z = day + 719_468;
@@ -127,7 +139,7 @@ fn day_text(day: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::day_text;
+    use super::{day_text, utc_time_text};
 
     #[test]
     fn a_day_number_is_written_as_its_utc_date() {
@@ -135,5 +147,6 @@ mod tests {
         assert_eq!(day_text(20_418), "2025-11-26");
         assert_eq!(day_text(20_513), "2026-03-01");
         assert_eq!(day_text(11_016), "2000-02-29");
+        assert_eq!(utc_time_text(1_764_115_199), "2025-11-25T23:59:59Z");
     }
 }
