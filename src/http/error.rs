@@ -103,7 +103,9 @@ impl From<AccountError> for ApiError {
                 ApiError::UnauthorizedWith(message)
             }
             AccountError::EmailTaken | AccountError::Conflict(_) => ApiError::Conflict(message),
-            AccountError::FreshSignInRequired => ApiError::Forbidden(message),
+            AccountError::FreshSignInRequired | AccountError::Locked => {
+                ApiError::Forbidden(message)
+            }
             AccountError::TooManyAttempts { retry_after, .. } => ApiError::TooManyRequests {
                 message,
                 retry_after,

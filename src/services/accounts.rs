@@ -73,6 +73,9 @@ pub enum AccountError {
     FreshSignInRequired,
     #[error("Not found")]
     NotFound,
+    /// An operator locked the account.
+    #[error("This account is locked. Write to support to have it unlocked.")]
+    Locked,
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Every hashing turn was taken for longer than a sign-in should wait (see `hashing_turns`).
@@ -249,6 +252,7 @@ impl Accounts {
             created_at: now,
             updated_at: now,
             operator_role: None,
+            locked_at: None,
         };
         for _ in 0..5 {
             match self.store.insert_user(&user).await {
@@ -425,6 +429,10 @@ impl Accounts {
         now: i64,
         second_factor: bool,
     ) -> Result<IssuedSession, AccountError> {
+        // Every sign-in comes through here: a locked account opens no session.
+        if user.locked_at.is_some() {
+            return Err(AccountError::Locked);
+        }
         let token = new_token();
         let lifetime = if remember {
             REMEMBERED_SESSION_SECONDS
@@ -463,6 +471,8 @@ impl Accounts {
             return Ok(None);
         };
         let user = self.store.find_user(&session.user_id).await?;
+        // A session that outlived a lock (made just before it) is no session.
+        let user = user.filter(|user| user.locked_at.is_none());
         Ok(user.map(|user| (user, session)))
     }
 

@@ -33,6 +33,8 @@ pub struct UserRecord {
     pub updated_at: i64,
     /// The user's role in the back office; `None` for a customer.
     pub operator_role: Option<Role>,
+    /// When an operator locked the account: no session works and none opens.
+    pub locked_at: Option<i64>,
 }
 
 impl UserRecord {
@@ -290,7 +292,7 @@ pub trait AccountStore: Send + Sync {
 
 pub(super) const USER_COLUMNS: &str = "id, email, full_name, password_hash, email_verified_at, \
     referral_code, referred_by, totp_secret, totp_enabled, order_emails, created_at, updated_at, \
-    language, operator_role";
+    language, operator_role, locked_at";
 
 const SESSION_COLUMNS: &str = "token_hash, id, user_id, created_at, expires_at, last_seen_at, user_agent, ip, \
      console_seen_at";
@@ -321,6 +323,7 @@ pub(super) fn user_from_row(row: &AnyRow) -> Result<UserRecord, sqlx::Error> {
         updated_at: row.try_get("updated_at")?,
         language: row.try_get("language")?,
         operator_role,
+        locked_at: row.try_get("locked_at")?,
     })
 }
 
@@ -376,7 +379,7 @@ impl AccountStore for SqlStore {
     async fn insert_user(&self, u: &UserRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO users ({USER_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
         ))
         .bind(&u.id)
         .bind(&u.email)
@@ -392,6 +395,7 @@ impl AccountStore for SqlStore {
         .bind(u.updated_at)
         .bind(&u.language)
         .bind(u.operator_role.map(Role::as_str))
+        .bind(u.locked_at)
         .execute(self.pool())
         .await?;
         Ok(())

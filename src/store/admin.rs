@@ -211,6 +211,28 @@ pub trait AdminStore: Send + Sync {
     /// What happened to the orders made since `since`.
     async fn order_stats(&self, since: i64) -> Result<OrderStats, StoreError>;
 
+    /// Accounts by id or e-mail (a prefix of the stored, lower-cased address), newest first;
+    /// `before` is the (`created_at`, `id`) of the previous page's last.
+    async fn search_users(
+        &self,
+        query: Option<&str>,
+        before: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<UserRecord>, StoreError>;
+
+    /// Locks the account (`lock`, ending its sessions) or unlocks it, with its audit entry, in
+    /// one transaction; the user as they now are, `None` if there is no such user.
+    async fn set_user_lock(
+        &self,
+        user_id: &str,
+        lock: bool,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<Option<UserRecord>, StoreError>;
+
+    /// Ends every session of the user, with the audit entry; how many ended.
+    async fn end_sessions(&self, user_id: &str, audit: &AuditEntry) -> Result<u64, StoreError>;
+
     /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
     async fn audit_by_request(
         &self,
@@ -257,6 +279,13 @@ pub(super) async fn insert_audit<'e>(
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Replayed),
         Err(e) => Err(e.into()),
     }
+}
+
+/// `text` with LIKE's wildcards (and the escape character) escaped by `\\`.
+fn like_escaped(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }
 
 /// A sum the database wrote as text (a float's on SQLite may be in scientific notation).
@@ -582,6 +611,114 @@ impl AdminStore for SqlStore {
             emergency: row.try_get("emergency")?,
             refunded: row.try_get("refunded")?,
         })
+    }
+
+    async fn search_users(
+        &self,
+        query: Option<&str>,
+        before: Option<(i64, String)>,
+        limit: i64,
+    ) -> Result<Vec<UserRecord>, StoreError> {
+        let mut clauses = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
+        if let Some(query) = query {
+            texts.push(query.to_owned());
+            texts.push(format!("{}%", like_escaped(&query.to_lowercase())));
+            clauses.push("(id = $1 OR email LIKE $2 ESCAPE '\\')".to_owned());
+        }
+        let mut at = None;
+        if let Some((created_at, id)) = before {
+            texts.push(id);
+            let id = texts.len();
+            at = Some(created_at);
+            clauses.push(format!(
+                "(created_at < ${0} OR (created_at = ${0} AND id < ${id}))",
+                texts.len() + 1
+            ));
+        }
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let limit_at = texts.len() + 1 + usize::from(at.is_some());
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users {filter} \
+             ORDER BY created_at DESC, id DESC LIMIT ${limit_at}"
+        );
+        let mut select = sqlx::query(&sql);
+        for text in texts {
+            select = select.bind(text);
+        }
+        if let Some(at) = at {
+            select = select.bind(at);
+        }
+        let rows = select.bind(limit).fetch_all(self.pool()).await?;
+        Ok(rows.iter().map(user_from_row).collect::<Result<_, _>>()?)
+    }
+
+    async fn set_user_lock(
+        &self,
+        user_id: &str,
+        lock: bool,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<Option<UserRecord>, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
+        let locked_at = lock.then_some(now);
+        // Written first (SQLite takes its write lock here); a lock keeps the first time.
+        let changed = sqlx::query(
+            "UPDATE users SET locked_at = CASE WHEN $2 IS NULL THEN NULL \
+                 ELSE COALESCE(locked_at, $2) END, updated_at = $3 WHERE id = $1",
+        )
+        .bind(user_id)
+        .bind(locked_at)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if changed.rows_affected() == 0 {
+            return Ok(None);
+        }
+        if lock {
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let user = user_from_row(&row)?;
+        let entry = AuditEntry {
+            subject_kind: "user".into(),
+            subject_id: user.id.clone(),
+            after: Some(serde_json::json!({ "locked_at": user.locked_at })),
+            ..audit.clone()
+        };
+        insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(Some(user))
+    }
+
+    async fn end_sessions(&self, user_id: &str, audit: &AuditEntry) -> Result<u64, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let entry = AuditEntry {
+            subject_kind: "user".into(),
+            subject_id: user_id.to_owned(),
+            after: Some(serde_json::json!({ "sessions_ended": ended })),
+            ..audit.clone()
+        };
+        insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(ended)
     }
 
     async fn audit_by_request(

@@ -193,6 +193,7 @@ fn the_first_owner_is_made_from_the_command_line() {
                 created_at: 1,
                 updated_at: 1,
                 operator_role: None,
+                locked_at: None,
             })
             .await
             .unwrap();

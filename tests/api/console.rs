@@ -17,6 +17,7 @@ on_both_backends!(
     the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same,
     operators_correct_a_refund_address_retry_a_stuck_order_and_cancel_one_waiting,
     a_page_refreshing_itself_does_not_keep_the_console_open,
+    an_operator_locks_an_account_and_no_sign_in_opens_it_until_unlocked,
 );
 
 const TOKEN: &str = "console-test-token-5d1e";
@@ -153,13 +154,33 @@ async fn each_admin_route_allows_its_role_and_refuses_the_ones_below(db: Db) {
     let operator_ = operator(&app, "operator@example.com", "operator").await;
     let owner = operator(&app, "owner@example.com", "owner").await;
     let (customer, _) = with_two_factor(&app, "customer@example.com").await;
-    // The matrix of docs/back-office-plan.md §2 for today's routes (23).
+    // The matrix of docs/back-office-plan.md §2 for today's routes (28).
     let routes: &[(Method, &str, Option<Value>, usize)] = &[
         (Method::GET, "/api/admin/currency-overrides", None, 0),
         (Method::GET, "/api/admin/incidents", None, 0),
         (Method::GET, "/api/admin/contact-messages", None, 0),
         (Method::GET, "/api/admin/orders", None, 0),
         (Method::GET, "/api/admin/queue", None, 0),
+        (Method::GET, "/api/admin/users", None, 0),
+        (Method::GET, "/api/admin/users/none", None, 0),
+        (
+            Method::POST,
+            "/api/admin/users/none/lock",
+            Some(json!({ "reason": "Stolen" })),
+            1,
+        ),
+        (
+            Method::POST,
+            "/api/admin/users/none/unlock",
+            Some(json!({ "reason": "Found" })),
+            1,
+        ),
+        (
+            Method::POST,
+            "/api/admin/users/none/sign-out",
+            Some(json!({ "reason": "Stolen" })),
+            1,
+        ),
         (Method::GET, "/api/admin/stats", None, 0),
         (Method::GET, "/api/admin/orders/none", None, 0),
         (
@@ -1081,4 +1102,143 @@ async fn a_page_refreshing_itself_does_not_keep_the_console_open(db: Db) {
     let (status, _) = call(&app, &support, Method::GET, "/api/admin/queue", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(console_seen(&app).await > a_while_ago);
+}
+
+/// A customer who signed up with a password: their id and session token.
+async fn customer(app: &TestApp, email: &str) -> (String, String) {
+    let registered = json_of(
+        app.post_json(
+            "/api/register",
+            &json!({
+                "email": email, "username": email, "password": PASSWORD,
+                "confirm_password": PASSWORD, "full_name": "Cus Tomer",
+            }),
+        )
+        .await,
+    )
+    .await;
+    let token = registered["token"].as_str().expect("registered").to_owned();
+    let id = registered["user"]["id"]
+        .as_str()
+        .expect("a user")
+        .to_owned();
+    (id, token)
+}
+
+async fn password_sign_in(app: &TestApp, email: &str) -> (StatusCode, Value) {
+    let body = json!({ "username": email, "password": PASSWORD });
+    let response = app.post_json("/api/login", &body).await;
+    (response.status(), json_of(response).await)
+}
+
+async fn an_operator_locks_an_account_and_no_sign_in_opens_it_until_unlocked(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let ops = operator(&app, "ops@example.com", "operator").await;
+    let support = operator(&app, "desk@example.com", "support").await;
+    let (id, token) = customer(&app, "stolen@example.com").await;
+
+    let (_, found) = call(
+        &app,
+        &support,
+        Method::GET,
+        "/api/admin/users?q=STOLEN@",
+        None,
+    )
+    .await;
+    assert_eq!(found["users"].as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found["users"][0]["id"], id.as_str());
+    let (_, none) = call(
+        &app,
+        &support,
+        Method::GET,
+        "/api/admin/users?q=st%25",
+        None,
+    )
+    .await;
+    assert_eq!(none["users"], json!([]), "a % is no wildcard");
+    let (_, page) = call(
+        &app,
+        &support,
+        Method::GET,
+        "/api/admin/users?limit=1",
+        None,
+    )
+    .await;
+    assert_eq!(page["users"][0]["id"], id.as_str(), "the newest first");
+    let user_path = format!("/api/admin/users/{id}");
+    let (_, detail) = call(&app, &support, Method::GET, &user_path, None).await;
+    assert_eq!(detail["sessions"].as_array().unwrap().len(), 1, "{detail}");
+    assert_eq!(detail["user"]["locked_at"], Value::Null);
+
+    let why = json!({ "reason": "Customer reports a stolen password" });
+    let lock_path = format!("{user_path}/lock");
+    let (status, _) = call(&app, &support, Method::POST, &lock_path, Some(&why)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, locked) = call(&app, &ops, Method::POST, &lock_path, Some(&why)).await;
+    assert_eq!(status, StatusCode::OK, "{locked}");
+    assert!(locked["user"]["locked_at"].is_i64());
+    // Its session ended, and the password opens none.
+    let (status, _) = call(&app, &token, Method::GET, "/api/user", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, refused) = password_sign_in(&app, "stolen@example.com").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        refused["message"],
+        "This account is locked. Write to support to have it unlocked."
+    );
+
+    // Nobody locks themselves, and only an owner locks an owner.
+    let (_, me) = call(&app, &ops, Method::GET, "/api/user", None).await;
+    let own = format!(
+        "/api/admin/users/{}/lock",
+        me["user"]["id"].as_str().unwrap()
+    );
+    let (status, _) = call(&app, &ops, Method::POST, &own, Some(&why)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let boss = operator(&app, "boss@example.com", "owner").await;
+    let (_, boss_user) = call(&app, &boss, Method::GET, "/api/user", None).await;
+    let boss_lock = format!(
+        "/api/admin/users/{}/lock",
+        boss_user["user"]["id"].as_str().unwrap()
+    );
+    let (status, _) = call(&app, &ops, Method::POST, &boss_lock, Some(&why)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    let unlock_path = format!("{user_path}/unlock");
+    let (status, _) = call(&app, &ops, Method::POST, &unlock_path, Some(&why)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, signed_in) = password_sign_in(&app, "stolen@example.com").await;
+    assert_eq!(status, StatusCode::OK, "{signed_in}");
+    let (status, out) = call(
+        &app,
+        &ops,
+        Method::POST,
+        &format!("{user_path}/sign-out"),
+        Some(&why),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(out["sessions_ended"], 1);
+    let fresh = signed_in["token"].as_str().unwrap();
+    let (status, _) = call(&app, fresh, Method::GET, "/api/user", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    let (_, log) = call(
+        &app,
+        TOKEN,
+        Method::GET,
+        &format!("/api/admin/audit?subject_kind=user&subject_id={id}"),
+        None,
+    )
+    .await;
+    let acts: Vec<&str> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(acts, ["user.sign_out", "user.unlock", "user.lock"]);
+    assert_eq!(log["entries"][2]["before"], json!({ "locked_at": null }));
 }

@@ -1220,6 +1220,7 @@ async fn a_webhook_whose_name_resolves_to_a_private_address_is_refused_and_nothi
             created_at: now,
             updated_at: now,
             operator_role: None,
+            locked_at: None,
         })
         .await
         .unwrap();

@@ -10,6 +10,7 @@
 mod audit_csv;
 mod orders;
 mod queue;
+mod users;
 
 use std::future::Future;
 
@@ -52,6 +53,11 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/console/me", get(console_me))
         .route("/console/unlock", post(unlock_console))
         .route("/console/lock", post(lock_console))
+        .route("/users", get(users::list_users))
+        .route("/users/{id}", get(users::get_user))
+        .route("/users/{id}/lock", post(users::lock_user))
+        .route("/users/{id}/unlock", post(users::unlock_user))
+        .route("/users/{id}/sign-out", post(users::sign_out_user))
         .route("/queue", get(queue::get_queue))
         .route("/stats", get(queue::get_stats))
         .route("/orders", get(orders::list_orders))

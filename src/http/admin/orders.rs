@@ -22,7 +22,7 @@ const NOTE_LIMIT: usize = 2000;
 /// Longest reason for an act.
 const REASON_LIMIT: usize = 500;
 /// Longest search term: longer than any id, address, hash or e-mail.
-const QUERY_LIMIT: usize = 256;
+pub(super) const QUERY_LIMIT: usize = 256;
 /// How many operators' acts an order's timeline shows (newest).
 const TIMELINE_AUDIT_LIMIT: i64 = 200;
 
@@ -100,7 +100,7 @@ fn search_term(value: Option<String>) -> Result<Option<String>, ApiError> {
 }
 
 /// `created_at:id`, as `next` writes it.
-fn page_mark(raw: &str) -> Option<(i64, String)> {
+pub(super) fn page_mark(raw: &str) -> Option<(i64, String)> {
     let (at, id) = raw.split_once(':')?;
     let at = at.parse().ok()?;
     (!id.is_empty()).then(|| (at, id.to_owned()))
@@ -295,7 +295,7 @@ pub(super) async fn refund_order(
 
 /// `text` trimmed, or the 400 `missing` when there is none; at most `limit` characters, and
 /// no control characters but line breaks and tabs.
-fn required_text(text: &str, missing: &str, limit: usize) -> Result<String, ApiError> {
+pub(super) fn required_text(text: &str, missing: &str, limit: usize) -> Result<String, ApiError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ApiError::BadRequest(missing.into()));
