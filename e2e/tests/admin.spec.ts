@@ -101,7 +101,8 @@ test('an operator finds an order in EMERGENCY by its deposit address and refunds
   await expectNoSeriousViolations(page);
 
   // Refund: a reason is required, and the address (the order has none yet).
-  await page.getByRole('button', { name: en('admin.refund.open') }).click();
+  // Exact: "Set refund address" is a button too.
+  await page.getByRole('button', { name: en('admin.refund.open'), exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: en('admin.refund.title').replace('{{id}}', order.id) })).toBeVisible();
   await expectNoSeriousViolations(page);

@@ -81,7 +81,7 @@ export type TimelineItem =
     };
 
 /** What the operator may do to the order now. */
-export type OrderAction = 'note' | 'refund';
+export type OrderAction = 'note' | 'refund' | 'refund_address' | 'retry' | 'cancel';
 
 export interface OrderView {
   order: OrderDetail;

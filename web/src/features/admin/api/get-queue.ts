@@ -5,7 +5,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { consoleCall } from '../lib/console-lock';
+import { BACKGROUND_HEADERS, consoleCall } from '../lib/console-lock';
 import type { Queue } from '../types';
 
 export const QUEUE_LIMIT = 100;
@@ -13,8 +13,17 @@ export const QUEUE_LIMIT = 100;
 /** How often the queue page asks again. */
 export const QUEUE_REFRESH_MS = 30_000;
 
+// Read by the navigation's count and polled by the queue page: a call that does not keep the
+// console open (`X-Ferry-Background`), so a console left on the queue still locks.
 export const getQueue = () =>
-  consoleCall(() => api.get<Queue>(`/api/admin/queue?limit=${QUEUE_LIMIT}`));
+  consoleCall(
+    () =>
+      api.request<Queue>(`/api/admin/queue?limit=${QUEUE_LIMIT}`, {
+        method: 'GET',
+        headers: BACKGROUND_HEADERS,
+      }),
+    { background: true },
+  );
 
 export const queueQueryOptions = () =>
   queryOptions({

@@ -2,13 +2,7 @@
 // that waits for the customer's decision (EMERGENCY), as the customer would. The address is
 // needed only when the order has no refund address yet. Sent with the dialog's
 // Idempotency-Key, so a retry never refunds twice; a refusal is a 400 or 409 `{error}`.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-
-import { api } from '@/lib/api-client';
-
-import { consoleCall } from '../lib/console-lock';
-import { orderQueryOptions } from './get-order';
-import { queueQueryOptions } from './get-queue';
+import { actOnOrder, useOrderAct } from './order-act';
 
 export interface RefundInput {
   reason: string;
@@ -18,24 +12,7 @@ export interface RefundInput {
 }
 
 export const refundOrder = (id: string, { idempotencyKey, ...body }: RefundInput) =>
-  consoleCall(() =>
-    api.request<{ audit_id?: number }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, {
-      method: 'POST',
-      body: JSON.stringify(body),
-      headers: { 'Idempotency-Key': idempotencyKey },
-    }),
-  );
+  actOnOrder<{ audit_id?: number }>(id, 'refund', 'POST', body, idempotencyKey);
 
-export function useRefundOrder(id: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: RefundInput) => refundOrder(id, input),
-    meta: { private: true },
-    // The order, any search its status showed in, and the queue it may leave.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: [orderQueryOptions(id).queryKey[0]] }),
-        queryClient.invalidateQueries({ queryKey: [queueQueryOptions().queryKey[0]] }),
-      ]),
-  });
-}
+export const useRefundOrder = (id: string) =>
+  useOrderAct(id, (input: RefundInput) => refundOrder(id, input));

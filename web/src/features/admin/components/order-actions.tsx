@@ -1,7 +1,12 @@
-// What an operator does to an order: a note (any role), and a refund of an order that waits for
-// the customer's decision (an operator or owner; the page shows it only when the server lists
-// it in `actions`). Each form sends one Idempotency-Key for as long as it is open.
-import { type FormEvent, useState } from 'react';
+// What an operator does to an order: a note (any role); and, for an operator or owner, a refund
+// of an order that waits for the customer's decision, its refund address set or changed, a
+// look again now at a moving order, and the cancelling of an order still waiting for its
+// deposit (the page shows each only when the server lists it in `actions`). Each act asks
+// for a reason, kept in the audit log. Each form sends one Idempotency-Key for as long as it
+// is open.
+import type { UseMutationResult } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
@@ -13,7 +18,11 @@ import { notify } from '@/components/ui/toaster';
 import { cn } from '@/lib/utils';
 
 import { useAddNote } from '../api/add-note';
+import { useCancelOrder } from '../api/cancel-order';
+import type { ReasonInput } from '../api/order-act';
 import { useRefundOrder } from '../api/refund-order';
+import { useRetryOrder } from '../api/retry-order';
+import { useSetRefundAddress } from '../api/set-refund-address';
 import { useIdempotencyKey } from '../hooks/use-idempotency-key';
 import type { OrderDetail } from '../types';
 import { ConsoleError } from './console-error';
@@ -66,24 +75,118 @@ export function NoteForm({ orderId }: { orderId: string }) {
   );
 }
 
-export function RefundAction({ order }: { order: OrderDetail }) {
-  const { t } = useTranslation();
+/** The longest reason the server takes for an act (in characters). */
+const REASON_LIMIT = 500;
+
+/** Why a reason cannot be sent, or undefined when it can. */
+function reasonError(t: TFunction, reason: string, missing = t('admin.act.reasonRequired')) {
+  if (!reason) return missing;
+  if ([...reason].length > REASON_LIMIT) return t('admin.act.reasonTooLong', { max: REASON_LIMIT });
+  return undefined;
+}
+
+/**
+ * A button that opens an act's dialog. The form is mounted with each opening: a new dialog,
+ * a new Idempotency-Key (and no error left from the last one).
+ */
+function ActDialog({
+  label,
+  variant = 'outline',
+  title,
+  description,
+  form,
+}: {
+  label: string;
+  variant?: 'outline' | 'destructive';
+  title: string;
+  description: string;
+  form: (close: () => void) => ReactNode;
+}) {
   const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
   return (
     <>
-      <Button variant="destructive" onClick={() => setOpen(true)}>
-        {t('admin.refund.open')}
+      <Button variant={variant} onClick={() => setOpen(true)}>
+        {label}
       </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={t('admin.refund.title', { id: order.id })}
-        description={t('admin.refund.description')}
-      >
-        {/* Mounted with each opening: a new dialog, a new Idempotency-Key. */}
-        <RefundForm order={order} onClose={() => setOpen(false)} />
+      <Dialog open={open} onClose={close} title={title} description={description}>
+        {form(close)}
       </Dialog>
     </>
+  );
+}
+
+/** The required reason of an act, at most `REASON_LIMIT` characters. */
+function ReasonField({
+  value,
+  onChange,
+  error,
+  label,
+  hint,
+  initialFocus = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  label: string;
+  hint: string;
+  /** Takes the focus when the dialog opens. */
+  initialFocus?: boolean;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      <textarea
+        className={cn(inputClass, 'h-24 py-2')}
+        maxLength={REASON_LIMIT}
+        data-autofocus={initialFocus || undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
+
+/** The dialog's buttons: leave it, or carry the act out. */
+function ActButtons({
+  dismiss,
+  submit,
+  destructive = false,
+  pending,
+  onClose,
+}: {
+  dismiss: string;
+  submit: string;
+  destructive?: boolean;
+  pending: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button variant="outline" onClick={onClose}>
+        {dismiss}
+      </Button>
+      <Button
+        type="submit"
+        variant={destructive ? 'destructive' : 'primary'}
+        disabled={pending}
+        aria-busy={pending}
+      >
+        {submit}
+      </Button>
+    </div>
+  );
+}
+
+export function RefundAction({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  return (
+    <ActDialog
+      label={t('admin.refund.open')}
+      variant="destructive"
+      title={t('admin.refund.title', { id: order.id })}
+      description={t('admin.refund.description')}
+      form={(close) => <RefundForm order={order} onClose={close} />}
+    />
   );
 }
 
@@ -102,7 +205,7 @@ function RefundForm({ order, onClose }: { order: OrderDetail; onClose: () => voi
     const reason = values.reason.trim();
     const address = values.address.trim();
     const found = {
-      ...(reason ? {} : { reason: t('admin.refund.reasonRequired') }),
+      reason: reasonError(t, reason, t('admin.refund.reasonRequired')),
       ...(needsAddress && !address ? { address: t('admin.refund.addressRequired') } : {}),
     };
     setErrors(found);
@@ -127,19 +230,14 @@ function RefundForm({ order, onClose }: { order: OrderDetail; onClose: () => voi
   };
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
-      <Field
+      <ReasonField
         label={t('admin.refund.reason')}
         hint={t('admin.refund.reasonHint')}
         error={errors.reason}
-      >
-        <textarea
-          className={cn(inputClass, 'h-24 py-2')}
-          maxLength={2000}
-          data-autofocus
-          value={values.reason}
-          onChange={(e) => set('reason')(e.target.value)}
-        />
-      </Field>
+        initialFocus
+        value={values.reason}
+        onChange={set('reason')}
+      />
       {needsAddress ? (
         <>
           <Field
@@ -165,19 +263,237 @@ function RefundForm({ order, onClose }: { order: OrderDetail; onClose: () => voi
         </>
       ) : null}
       {refund.error ? <ConsoleError error={refund.error} what={t('admin.refund.failed')} /> : null}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="outline" onClick={onClose}>
-          {t('admin.refund.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          variant="destructive"
-          disabled={refund.isPending}
-          aria-busy={refund.isPending}
-        >
-          {t('admin.refund.submit')}
-        </Button>
-      </div>
+      <ActButtons
+        dismiss={t('admin.refund.cancel')}
+        submit={t('admin.refund.submit')}
+        destructive
+        pending={refund.isPending}
+        onClose={onClose}
+      />
+    </form>
+  );
+}
+
+export function RefundAddressAction({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  const change = Boolean(order.refund_address);
+  return (
+    <ActDialog
+      label={change ? t('admin.refundAddress.change') : t('admin.refundAddress.set')}
+      title={
+        change
+          ? t('admin.refundAddress.changeTitle', { id: order.id })
+          : t('admin.refundAddress.setTitle', { id: order.id })
+      }
+      description={t('admin.refundAddress.description')}
+      form={(close) => <RefundAddressForm order={order} onClose={close} />}
+    />
+  );
+}
+
+function RefundAddressForm({ order, onClose }: { order: OrderDetail; onClose: () => void }) {
+  const { t } = useTranslation();
+  const save = useSetRefundAddress(order.id);
+  const key = useIdempotencyKey();
+  // A change starts from the address the order has: a typo is corrected where it is.
+  const [values, setValues] = useState({
+    address: order.refund_address ?? '',
+    tag: order.refund_tag ?? '',
+    reason: '',
+  });
+  const [errors, setErrors] = useState<{ reason?: string; address?: string }>({});
+  const set = (field: keyof typeof values) => (value: string) =>
+    setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const reason = values.reason.trim();
+    const address = values.address.trim();
+    const found = {
+      address: address ? undefined : t('admin.refundAddress.addressRequired'),
+      reason: reasonError(t, reason),
+    };
+    setErrors(found);
+    if (found.reason || found.address) return;
+    const tag = values.tag.trim();
+    save.mutate(
+      { reason, address, ...(tag ? { tag } : {}), idempotencyKey: key.current() },
+      {
+        onSuccess: () => {
+          notify(t('admin.refundAddress.done'), {
+            description: t('admin.refundAddress.doneText', { id: order.id }),
+            variant: 'success',
+          });
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <form noValidate onSubmit={submit} className="space-y-4">
+      <Field
+        label={t('admin.refundAddress.address', { coin: order.from_code })}
+        error={errors.address}
+      >
+        <input
+          className={cn(inputClass, 'font-mono')}
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus
+          value={values.address}
+          onChange={(e) => set('address')(e.target.value)}
+        />
+      </Field>
+      <Field label={t('admin.refundAddress.tag')} hint={t('admin.refundAddress.tagHint')}>
+        <input
+          className={cn(inputClass, 'font-mono')}
+          autoComplete="off"
+          value={values.tag}
+          onChange={(e) => set('tag')(e.target.value)}
+        />
+      </Field>
+      <ReasonField
+        label={t('admin.act.reason')}
+        hint={t('admin.act.reasonHint')}
+        error={errors.reason}
+        value={values.reason}
+        onChange={set('reason')}
+      />
+      {save.error ? (
+        <ConsoleError error={save.error} what={t('admin.refundAddress.failed')} />
+      ) : null}
+      <ActButtons
+        dismiss={t('admin.act.dismiss')}
+        submit={t('admin.refundAddress.submit')}
+        pending={save.isPending}
+        onClose={onClose}
+      />
+    </form>
+  );
+}
+
+export function RetryAction({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  return (
+    <ActDialog
+      label={t('admin.retry.open')}
+      title={t('admin.retry.title', { id: order.id })}
+      description={t('admin.retry.description')}
+      form={(close) => <RetryForm orderId={order.id} onClose={close} />}
+    />
+  );
+}
+
+function RetryForm({ orderId, onClose }: { orderId: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const retry = useRetryOrder(orderId);
+  return (
+    <ReasonForm
+      mutation={retry}
+      submit={t('admin.retry.submit')}
+      dismiss={t('admin.act.dismiss')}
+      failed={t('admin.retry.failed')}
+      onDone={() =>
+        notify(t('admin.retry.done'), {
+          description: t('admin.retry.doneText', { id: orderId }),
+          variant: 'success',
+        })
+      }
+      onClose={onClose}
+    />
+  );
+}
+
+export function CancelAction({ order }: { order: OrderDetail }) {
+  const { t } = useTranslation();
+  return (
+    <ActDialog
+      label={t('admin.cancelOrder.open')}
+      variant="destructive"
+      title={t('admin.cancelOrder.title', { id: order.id })}
+      description={t('admin.cancelOrder.description')}
+      form={(close) => <CancelForm orderId={order.id} onClose={close} />}
+    />
+  );
+}
+
+function CancelForm({ orderId, onClose }: { orderId: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const cancel = useCancelOrder(orderId);
+  return (
+    <ReasonForm
+      mutation={cancel}
+      submit={t('admin.cancelOrder.submit')}
+      dismiss={t('admin.cancelOrder.keep')}
+      destructive
+      failed={t('admin.cancelOrder.failed')}
+      onDone={() =>
+        notify(t('admin.cancelOrder.done'), {
+          description: t('admin.cancelOrder.doneText', { id: orderId }),
+          variant: 'success',
+        })
+      }
+      onClose={onClose}
+    />
+  );
+}
+
+/** An act that needs nothing but its reason (look again, cancel). */
+function ReasonForm({
+  mutation,
+  submit: submitLabel,
+  dismiss,
+  destructive = false,
+  failed,
+  onDone,
+  onClose,
+}: {
+  mutation: UseMutationResult<unknown, Error, ReasonInput>;
+  submit: string;
+  dismiss: string;
+  destructive?: boolean;
+  failed: string;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const key = useIdempotencyKey();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = reason.trim();
+    const found = reasonError(t, text);
+    setError(found);
+    if (found) return;
+    mutation.mutate(
+      { reason: text, idempotencyKey: key.current() },
+      {
+        onSuccess: () => {
+          onDone();
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <form noValidate onSubmit={submit} className="space-y-4">
+      <ReasonField
+        label={t('admin.act.reason')}
+        hint={t('admin.act.reasonHint')}
+        error={error}
+        initialFocus
+        value={reason}
+        onChange={setReason}
+      />
+      {mutation.error ? <ConsoleError error={mutation.error} what={failed} /> : null}
+      <ActButtons
+        dismiss={dismiss}
+        submit={submitLabel}
+        destructive={destructive}
+        pending={mutation.isPending}
+        onClose={onClose}
+      />
     </form>
   );
 }

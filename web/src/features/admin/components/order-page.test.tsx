@@ -1,5 +1,6 @@
-// One order in the back office: its summary and timeline, notes, and the refund dialog with
-// its required reason and its Idempotency-Key (the same on a retry, new with a new dialog).
+// One order in the back office: its summary and timeline (each audited act named), notes, and
+// the acts' dialogs (refund, refund address, look again, cancel), each shown only when listed,
+// with its required reason and its Idempotency-Key (the same on a retry, new with a new dialog).
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -174,5 +175,275 @@ describe('the order page', () => {
       expect(screen.queryByRole('dialog', { name: 'Refund order ABCDEFGHJKLMNPQR' })).toBeNull(),
     );
     await waitFor(() => expect(api.callsTo(`GET ${ORDER}`).length).toBeGreaterThan(1));
+  });
+});
+
+/** The acts besides the refund: their button, dialog, call and answer. */
+const ACTS = [
+  {
+    action: 'refund_address',
+    button: 'Set refund address',
+    dialog: 'Set the refund address of order ABCDEFGHJKLMNPQR',
+    route: `PUT ${ORDER}/refund-address`,
+    submit: 'Save refund address',
+    fill: (dialog: HTMLElement) =>
+      fireEvent.change(within(dialog).getByLabelText('Refund address (BTC)'), {
+        target: { value: 'bc1qrefund000000000000000000000000000' },
+      }),
+    body: {
+      reason: 'Customer wrote the address',
+      address: 'bc1qrefund000000000000000000000000000',
+    },
+    done: 'Refund address saved',
+  },
+  {
+    action: 'retry',
+    button: 'Look again now',
+    dialog: 'Look again at order ABCDEFGHJKLMNPQR now',
+    route: `POST ${ORDER}/retry`,
+    submit: 'Look again now',
+    fill: () => {},
+    body: { reason: 'Customer wrote the address' },
+    done: 'The order is looked at again',
+  },
+  {
+    action: 'cancel',
+    button: 'Cancel order',
+    dialog: 'Cancel order ABCDEFGHJKLMNPQR',
+    route: `POST ${ORDER}/cancel`,
+    submit: 'Cancel order',
+    fill: () => {},
+    body: { reason: 'Customer wrote the address' },
+    done: 'Order cancelled',
+  },
+] as const;
+
+async function openAct(button: string, dialog: string) {
+  fireEvent.click(await screen.findByRole('button', { name: button }));
+  return screen.findByRole('dialog', { name: dialog });
+}
+
+describe("the order page's other acts", () => {
+  it('shows a button for each act the server lists, and only for those', async () => {
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(200, view({ actions: ['note', 'refund', 'refund_address', 'retry', 'cancel'] })),
+    });
+    const { unmount } = await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const actions = await screen.findByRole('region', { name: 'Actions' });
+    expect(
+      (await within(actions).findAllByRole('button')).map((button) => button.textContent),
+    ).toEqual(['Refund', 'Set refund address', 'Look again now', 'Cancel order']);
+    expect(within(actions).getByRole('button', { name: 'Cancel order' })).toHaveClass('bg-red-700');
+    unmount();
+
+    for (const act of ACTS) {
+      fakeConsole(operator(), {
+        [`GET ${ORDER}`]: () => json(200, view({ actions: ['note', act.action] })),
+      });
+      const { unmount } = await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+      const actions = await screen.findByRole('region', { name: 'Actions' });
+      expect(
+        (await within(actions).findAllByRole('button')).map((button) => button.textContent),
+      ).toEqual([act.button]);
+      unmount();
+    }
+
+    fakeConsole(operator(), { [`GET ${ORDER}`]: () => json(200, view({ actions: ['note'] })) });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    expect(
+      await screen.findByText('There is nothing you can do to this order now.'),
+    ).toBeInTheDocument();
+    for (const act of ACTS) {
+      expect(screen.queryByRole('button', { name: act.button })).not.toBeInTheDocument();
+    }
+  });
+
+  it.each(ACTS)('requires a reason before it asks the server ($action)', async (act) => {
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, view({ actions: ['note', act.action] })),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const dialog = await openAct(act.button, act.dialog);
+    act.fill(dialog);
+    fireEvent.click(within(dialog).getByRole('button', { name: act.submit }));
+    expect(await within(dialog).findByText('Give a reason.')).toBeInTheDocument();
+    const reason = within(dialog).getByLabelText('Reason');
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(reason).toHaveAttribute('maxlength', '500');
+
+    fireEvent.change(reason, { target: { value: 'x'.repeat(501) } });
+    fireEvent.click(within(dialog).getByRole('button', { name: act.submit }));
+    expect(
+      await within(dialog).findByText('Keep the reason to 500 characters or fewer.'),
+    ).toBeInTheDocument();
+    expect(api.callsTo(act.route)).toHaveLength(0);
+  });
+
+  it.each(ACTS)(
+    "sends its call once per dialog, the same Idempotency-Key on a retry, and shows the server's refusal ($action)",
+    async (act) => {
+      let answers = [
+        json(409, { error: 'The order moved on meanwhile' }),
+        json(200, { order: fakeOrder() }),
+      ];
+      const api = fakeConsole(operator(), {
+        [`GET ${ORDER}`]: () => json(200, view({ actions: ['note', act.action] })),
+        [act.route]: () => {
+          const [answer, ...rest] = answers;
+          answers = rest;
+          return answer ?? json(500, {});
+        },
+      });
+      await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+      await waitFor(() => expect(api.callsTo('GET /api/admin/queue')).toHaveLength(1));
+      const dialog = await openAct(act.button, act.dialog);
+      act.fill(dialog);
+      fireEvent.change(within(dialog).getByLabelText('Reason'), {
+        target: { value: '  Customer wrote the address ' },
+      });
+      fireEvent.click(within(dialog).getByRole('button', { name: act.submit }));
+      expect(await within(dialog).findByText('The order moved on meanwhile')).toBeInTheDocument();
+
+      fireEvent.click(within(dialog).getByRole('button', { name: act.submit }));
+      expect(await screen.findByText(act.done)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: act.dialog })).toBeNull());
+
+      const calls = api.callsTo(act.route);
+      expect(calls).toHaveLength(2);
+      expect(calls.map((c) => c.body)).toEqual([act.body, act.body]);
+      const keys = calls.map((c) => c.headers.get('idempotency-key'));
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      // The order and the queue are read again.
+      await waitFor(() => expect(api.callsTo(`GET ${ORDER}`).length).toBeGreaterThan(1));
+      await waitFor(() => expect(api.callsTo('GET /api/admin/queue').length).toBeGreaterThan(1));
+
+      // Opened again: another dialog, another act, another key.
+      const again = await openAct(act.button, act.dialog);
+      act.fill(again);
+      fireEvent.change(within(again).getByLabelText('Reason'), {
+        target: { value: 'Customer wrote the address' },
+      });
+      fireEvent.click(within(again).getByRole('button', { name: act.submit }));
+      await waitFor(() => expect(api.callsTo(act.route)).toHaveLength(3));
+      expect(api.callsTo(act.route)[2]?.headers.get('idempotency-key')).not.toBe(keys[0]);
+    },
+  );
+
+  it('explains what cancelling does, and offers to keep the order', async () => {
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(200, view({ order: fakeOrder({ status: 'NEW' }), actions: ['note', 'cancel'] })),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const dialog = await openAct('Cancel order', 'Cancel order ABCDEFGHJKLMNPQR');
+    expect(dialog).toHaveAccessibleDescription(
+      'Only for an order still waiting for its deposit: it stops waiting. A deposit that arrives later still comes in, as a late deposit that needs a decision, so nothing sent is lost.',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Cancel order' })).toHaveClass('bg-red-700');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep the order' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Cancel order ABCDEFGHJKLMNPQR' })).toBeNull(),
+    );
+    expect(api.callsTo(`POST ${ORDER}/cancel`)).toHaveLength(0);
+  });
+
+  it('explains what looking again does', async () => {
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(200, view({ order: fakeOrder({ status: 'SENDING' }), actions: ['note', 'retry'] })),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const dialog = await openAct('Look again now', 'Look again at order ABCDEFGHJKLMNPQR now');
+    expect(dialog).toHaveAccessibleDescription(/a look at the liquidity provider/);
+  });
+
+  it('changes a refund address from the one the order has, with its tag', async () => {
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(
+          200,
+          view({
+            order: fakeOrder({
+              from_code: 'XRP',
+              refund_address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY',
+              refund_tag: '12345',
+            }),
+            actions: ['note', 'refund_address'],
+          }),
+        ),
+      [`PUT ${ORDER}/refund-address`]: () => json(200, { order: fakeOrder() }),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const dialog = await openAct(
+      'Change refund address',
+      'Change the refund address of order ABCDEFGHJKLMNPQR',
+    );
+    const address = within(dialog).getByLabelText('Refund address (XRP)');
+    expect(address).toHaveValue('rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
+    expect(within(dialog).getByLabelText('Tag')).toHaveValue('12345');
+
+    fireEvent.change(address, { target: { value: '' } });
+    fireEvent.change(within(dialog).getByLabelText('Tag'), { target: { value: ' 67890 ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save refund address' }));
+    expect(await within(dialog).findByText('Enter the refund address.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Give a reason.')).toBeInTheDocument();
+
+    fireEvent.change(address, { target: { value: 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), {
+      target: { value: 'Wrong tag' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save refund address' }));
+    expect(await screen.findByText('Refund address saved')).toBeInTheDocument();
+    expect(api.callsTo(`PUT ${ORDER}/refund-address`).map((c) => c.body)).toEqual([
+      { reason: 'Wrong tag', address: 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH', tag: '67890' },
+    ]);
+  });
+
+  it('names each act of the audit log, and shows an unknown one as the server wrote it', async () => {
+    const audit = (action: string, at: number) => ({
+      kind: 'audit' as const,
+      at,
+      action,
+      actor: 'user:u1',
+      actor_email: 'ada@example.com',
+      actor_role: 'operator',
+      reason: null,
+    });
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(
+          200,
+          view({
+            timeline: [
+              audit('order.note', 1_795_400_001),
+              audit('order.refund', 1_795_400_002),
+              audit('order.refund.refused', 1_795_400_003),
+              audit('order.refund_address', 1_795_400_004),
+              audit('order.retry', 1_795_400_005),
+              audit('order.cancel', 1_795_400_006),
+              audit('order.deposit', 1_795_400_007),
+              audit('order.expire', 1_795_400_008),
+              audit('order.something_new', 1_795_400_009),
+            ],
+          }),
+        ),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const timeline = await screen.findByRole('region', { name: 'Timeline' });
+    const items = within(timeline).getAllByRole('listitem');
+    const names = items.map((item) => item.querySelector('p')?.firstChild?.textContent);
+    expect(names).toEqual([
+      'Note',
+      'Refund',
+      'Refund refused by the liquidity provider',
+      'Refund address set',
+      'Looked at again',
+      'Cancelled',
+      'Simulated deposit (sandbox)',
+      'Simulated expiry (sandbox)',
+      'order.something_new',
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { isOrderStatus } from '@/lib/order-status';
 import { useOrder } from '../api/get-order';
 import {
   EMERGENCY_REASONS,
+  type OrderAction,
   type OrderDetail,
   type Role,
   type TimelineItem,
@@ -25,7 +26,13 @@ import {
 } from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
-import { NoteForm, RefundAction } from './order-actions';
+import {
+  CancelAction,
+  NoteForm,
+  RefundAction,
+  RefundAddressAction,
+  RetryAction,
+} from './order-actions';
 
 export function OrderPage() {
   const { t } = useTranslation();
@@ -52,13 +59,7 @@ export function OrderPage() {
           <Timeline items={timeline} />
         </div>
         <div className="space-y-6">
-          <Section title={t('admin.order.actions')}>
-            {actions.includes('refund') ? (
-              <RefundAction order={order} />
-            ) : (
-              <p className="text-sm text-slate-700">{t('admin.order.noActions')}</p>
-            )}
-          </Section>
+          <Acts order={order} actions={actions} />
           {actions.includes('note') ? <NoteForm orderId={order.id} /> : null}
         </div>
       </div>
@@ -80,6 +81,32 @@ export function OrderPage() {
       </div>
       {body}
     </div>
+  );
+}
+
+/** The acts with a dialog, in this order; each only when the server lists it. */
+const ACTS = [
+  ['refund', RefundAction],
+  ['refund_address', RefundAddressAction],
+  ['retry', RetryAction],
+  ['cancel', CancelAction],
+] as const;
+
+function Acts({ order, actions }: { order: OrderDetail; actions: OrderAction[] }) {
+  const { t } = useTranslation();
+  const listed = ACTS.filter(([act]) => actions.includes(act));
+  return (
+    <Section title={t('admin.order.actions')}>
+      {listed.length > 0 ? (
+        <div className="flex flex-wrap gap-2">
+          {listed.map(([act, Act]) => (
+            <Act key={act} order={order} />
+          ))}
+        </div>
+      ) : (
+        <p className="text-sm text-slate-700">{t('admin.order.noActions')}</p>
+      )}
+    </Section>
   );
 }
 
@@ -288,14 +315,31 @@ function Timeline({ items }: { items: TimelineItem[] }) {
   );
 }
 
+/** The audit log's actions on an order, and their names (`admin.order.auditActions.*`). */
+const AUDIT_ACTIONS = {
+  'order.note': 'note',
+  'order.refund': 'refund',
+  'order.refund.refused': 'refundRefused',
+  'order.refund_address': 'refundAddress',
+  'order.retry': 'retry',
+  'order.cancel': 'cancel',
+  // The sandbox's deposit and expiry, simulated by an operator or the admin token.
+  'order.deposit': 'deposit',
+  'order.expire': 'expire',
+} as const;
+
+type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+function isAuditAction(action: string): action is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, action);
+}
+
 function AuditEntry({ item }: { item: Extract<TimelineItem, { kind: 'audit' }> }) {
   const { t } = useTranslation();
-  const action =
-    item.action === 'order.note'
-      ? t('admin.order.auditActions.note')
-      : item.action === 'order.refund'
-        ? t('admin.order.auditActions.refund')
-        : item.action;
+  // An action this page does not know yet reads as the server wrote it.
+  const action = isAuditAction(item.action)
+    ? t(`admin.order.auditActions.${AUDIT_ACTIONS[item.action]}`)
+    : item.action;
   return (
     <>
       <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">

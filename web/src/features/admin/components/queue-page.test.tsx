@@ -1,6 +1,6 @@
 // "Needs a person": the counts with their thresholds, the orders with why they wait, the empty
-// queue, and the count in the navigation.
-import { screen, within } from '@testing-library/react';
+// queue, the count in the navigation, and reads of the queue that do not keep the console open.
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { json } from '@/test/fake-api';
@@ -126,5 +126,33 @@ describe('the queue page', () => {
     });
     expect(link).toHaveAttribute('href', '/admin/queue');
     expect(within(link).getByText('3')).toBeVisible();
+  });
+
+  it('reads the queue as a background call, which keeps neither the console nor its countdown going', async () => {
+    const api = fakeConsole(operator(), {
+      'GET /api/admin/queue': () =>
+        json(200, fakeQueue({ counts: { emergency: 1, stuck: 0, failed: 0 } })),
+    });
+    await renderConsole('/admin/queue');
+    expect(await screen.findByTestId('queue-count-emergency')).toHaveTextContent('1');
+    const reads = api.callsTo('GET /api/admin/queue');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.headers.get('x-ferry-background')).toBe('1');
+    // Any other console call is use: its answer moves the idle countdown, read again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.callsTo('GET /api/admin/console/me')).toHaveLength(1);
+  });
+
+  it('sends the background header with the navigation count too', async () => {
+    const api = fakeConsole(operator(), {
+      'GET /api/admin/orders': () => json(200, { orders: [], next: null }),
+    });
+    await renderConsole('/admin/orders');
+    expect(await screen.findByText('There are no orders yet.')).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('GET /api/admin/queue').length).toBeGreaterThan(0));
+    expect(
+      api.callsTo('GET /api/admin/queue').map((read) => read.headers.get('x-ferry-background')),
+    ).toEqual(api.callsTo('GET /api/admin/queue').map(() => '1'));
+    expect(api.callsTo('GET /api/admin/orders')[0]?.headers.get('x-ferry-background')).toBeNull();
   });
 });

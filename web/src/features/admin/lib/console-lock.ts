@@ -88,8 +88,13 @@ function called() {
 /**
  * Makes a console call; if the console turns out locked, waits for an unlock and makes it
  * once more. `call` must be safe to repeat: a mutation sends the same Idempotency-Key again.
+ * A `background` call (a page refreshing itself, sent with `BACKGROUND_HEADERS`) is no use of
+ * the console: the server's idle time goes on, so `onConsoleCall`'s listeners are not run.
  */
-export async function consoleCall<T>(call: () => Promise<T>): Promise<T> {
+export async function consoleCall<T>(
+  call: () => Promise<T>,
+  { background = false }: { background?: boolean } = {},
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -98,6 +103,9 @@ export async function consoleCall<T>(call: () => Promise<T>): Promise<T> {
     await new Promise<void>((resolve, reject) => waiting.push({ resolve, reject }));
     return await call();
   } finally {
-    called();
+    if (!background) called();
   }
 }
+
+/** The header of a call the server answers without counting it as use of the console. */
+export const BACKGROUND_HEADERS = { 'X-Ferry-Background': '1' } as const;
