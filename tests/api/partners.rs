@@ -777,11 +777,25 @@ async fn a_visitor_with_a_referral_code_earns_the_partner_a_commission_they_can_
             payout["id"].as_str().unwrap()
         )))
         .bearer_auth(ADMIN)
-        .json(&json!({ "status": "rejected" }))
+        .json(&json!({ "status": "rejected", "reason": "The address is an exchange's deposit" }))
         .send()
         .await
         .unwrap();
     assert_eq!(rejected.status(), StatusCode::OK);
+    // Why is kept with the act.
+    let log = json_of(
+        app.client
+            .get(app.url("/api/admin/audit?action=payout.close"))
+            .bearer_auth(ADMIN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        log["entries"][0]["reason"],
+        "The address is an exchange's deposit"
+    );
     assert_eq!(
         app.summary(&carol).await["available_usd"],
         summary["earned_usd"]

@@ -595,6 +595,9 @@ struct ClosePayout {
     status: String,
     #[serde(default)]
     txid: Option<String>,
+    /// Why (kept in the audit log); the console asks for one to reject.
+    #[serde(default)]
+    reason: Option<String>,
 }
 
 async fn close_payout(
@@ -612,7 +615,11 @@ async fn close_payout(
             ));
         }
     };
-    let audit = call.audit("payout.close", ("payout", &id), &body);
+    let mut audit = call.audit("payout.close", ("payout", &id), &body);
+    audit.reason = match body.reason.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(reason) => Some(orders::required_text(reason, "Give a reason", 500)?),
+    };
     call.once(&state, &audit, async {
         let audit_id = state
             .partners
