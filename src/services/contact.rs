@@ -165,6 +165,9 @@ impl Contact {
             message: message.to_owned(),
             user_id: user_id.map(str::to_owned),
             created_at: now,
+            order_id: None,
+            answered_at: None,
+            answered_by: None,
         };
         self.store.insert_contact_message(&record).await?;
         let body = format!(

@@ -12,8 +12,8 @@ use sqlx::any::AnyRow;
 
 use super::accounts::{USER_COLUMNS, user_from_row};
 use super::orders::{ORDER_COLUMNS, orders_from_rows};
-use super::sql::SqlStore;
-use super::{OrderRecord, StoreError, UserRecord};
+use super::sql::{MESSAGE_COLUMNS, SqlStore, message_from_row};
+use super::{ContactMessage, OrderRecord, StoreError, UserRecord};
 use crate::domain::operator::{Actor, Role};
 
 /// One act of an operator, a script with the admin token, or the command line.
@@ -110,6 +110,8 @@ pub struct OrderSearch {
 pub struct QueueCounts {
     /// In EMERGENCY.
     pub emergency: i64,
+    /// With an unanswered contact message about it, and no other reason.
+    pub messages: i64,
     /// Still moving, with no change for too long.
     pub stuck: i64,
     /// FAILED lately.
@@ -160,8 +162,37 @@ pub struct QueueSearch {
     pub limit: i64,
 }
 
+/// Which contact messages to list: newest first.
+#[derive(Debug, Clone, Default)]
+pub struct MessageFilter {
+    /// `Some(false)`: the unanswered only; `Some(true)`: the answered only.
+    pub answered: Option<bool>,
+    /// Those about this order.
+    pub order_id: Option<String>,
+    /// The page after this message (`created_at`, `id`).
+    pub before: Option<(i64, String)>,
+    pub limit: i64,
+}
+
+/// The orders with an unanswered contact message about them.
+const OPEN_MESSAGE_ORDERS: &str =
+    "SELECT order_id FROM contact_messages WHERE answered_at IS NULL AND order_id IS NOT NULL";
+
 /// The statuses of an order that is still moving on its own.
 const MOVING: &str = "('CONFIRMING', 'EXCHANGE', 'SENDING')";
+
+/// What locking or unlocking an account did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LockChange {
+    Done {
+        user: Box<UserRecord>,
+        keys_revoked: u64,
+        audit_id: i64,
+    },
+    NoSuchUser,
+    /// Refused: no owner would be left to unlock anyone.
+    LastOwner,
+}
 
 /// What changing an operator's role did.
 #[derive(Debug, Clone, PartialEq)]
@@ -220,18 +251,48 @@ pub trait AdminStore: Send + Sync {
         limit: i64,
     ) -> Result<Vec<UserRecord>, StoreError>;
 
-    /// Locks the account (`lock`, ending its sessions) or unlocks it, with its audit entry, in
-    /// one transaction; the user as they now are, `None` if there is no such user.
+    /// Locks the account (`lock`: its sessions end, its pending links and its partner keys
+    /// are revoked) or unlocks it, with its audit entry, in one transaction; never the last
+    /// unlocked owner.
     async fn set_user_lock(
         &self,
         user_id: &str,
         lock: bool,
         now: i64,
         audit: &AuditEntry,
-    ) -> Result<Option<UserRecord>, StoreError>;
+    ) -> Result<LockChange, StoreError>;
 
     /// Ends every session of the user, with the audit entry; how many ended.
     async fn end_sessions(&self, user_id: &str, audit: &AuditEntry) -> Result<u64, StoreError>;
+
+    async fn contact_messages_page(
+        &self,
+        filter: &MessageFilter,
+    ) -> Result<Vec<ContactMessage>, StoreError>;
+
+    /// Marks a message answered (by the audit entry's actor) or open again, with its audit
+    /// entry; the message as it now is, `None` if there is none.
+    async fn mark_contact_message(
+        &self,
+        id: &str,
+        answered: bool,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<Option<ContactMessage>, StoreError>;
+
+    /// Links a message to the order it is about (or unlinks it), with its audit entry.
+    async fn link_contact_message(
+        &self,
+        id: &str,
+        order_id: Option<&str>,
+        audit: &AuditEntry,
+    ) -> Result<Option<ContactMessage>, StoreError>;
+
+    /// The orders with an unanswered message about them, among `order_ids`.
+    async fn orders_with_open_messages(
+        &self,
+        order_ids: &[String],
+    ) -> Result<Vec<String>, StoreError>;
 
     /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
     async fn audit_by_request(
@@ -508,6 +569,7 @@ impl AdminStore for SqlStore {
              WHERE status = 'EMERGENCY' \
                 OR (status IN {MOVING} AND updated_at < $1) \
                 OR (status = 'FAILED' AND updated_at >= $2) \
+                OR id IN ({OPEN_MESSAGE_ORDERS}) \
              ORDER BY updated_at, id LIMIT $3"
         );
         let rows = sqlx::query(&sql)
@@ -531,10 +593,23 @@ impl AdminStore for SqlStore {
             .bind(search.failed_since)
             .fetch_one(self.pool())
             .await?;
+        // Orders listed for a message alone: one in EMERGENCY with a message counts once.
+        let messages = sqlx::query(&format!(
+            "SELECT COUNT(DISTINCT m.order_id) AS n FROM contact_messages m \
+             JOIN orders o ON o.id = m.order_id \
+             WHERE m.answered_at IS NULL AND NOT (o.status = 'EMERGENCY' \
+                OR (o.status IN {MOVING} AND o.updated_at < $1) \
+                OR (o.status = 'FAILED' AND o.updated_at >= $2))"
+        ))
+        .bind(search.stuck_before)
+        .bind(search.failed_since)
+        .fetch_one(self.pool())
+        .await?;
         Ok(QueueCounts {
             emergency: row.try_get("emergency")?,
             stuck: row.try_get("stuck")?,
             failed: row.try_get("failed")?,
+            messages: messages.try_get("n")?,
         })
     }
 
@@ -663,43 +738,100 @@ impl AdminStore for SqlStore {
         lock: bool,
         now: i64,
         audit: &AuditEntry,
-    ) -> Result<Option<UserRecord>, StoreError> {
+    ) -> Result<LockChange, StoreError> {
         let _turn = self.write_turn().await;
+        let row_lock = self.row_lock();
         let mut tx = self.pool().begin().await?;
-        let locked_at = lock.then_some(now);
-        // Written first (SQLite takes its write lock here); a lock keeps the first time.
-        let changed = sqlx::query(
-            "UPDATE users SET locked_at = CASE WHEN $2 IS NULL THEN NULL \
-                 ELSE COALESCE(locked_at, $2) END, updated_at = $3 WHERE id = $1",
-        )
-        .bind(user_id)
-        .bind(locked_at)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        if changed.rows_affected() == 0 {
-            return Ok(None);
-        }
-        if lock {
-            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+        // A write first: SQLite takes its write lock before it reads.
+        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
             .bind(user_id)
-            .fetch_one(&mut *tx)
+            .execute(&mut *tx)
             .await?;
-        let user = user_from_row(&row)?;
+        // Every owner's row is locked first, in one order (on PostgreSQL): two owners locking
+        // each other at once wait in turn, and the second sees the first's lock.
+        let owners = sqlx::query(&format!(
+            "SELECT id FROM users WHERE operator_role = 'owner' AND locked_at IS NULL \
+             ORDER BY id{row_lock}"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        let found = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE id = $1{row_lock}"
+        ))
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(before) = found.as_ref().map(user_from_row).transpose()? else {
+            return Ok(LockChange::NoSuchUser);
+        };
+        let other_owners = owners
+            .iter()
+            .filter(|row| {
+                row.try_get::<String, _>("id")
+                    .is_ok_and(|id| id != before.id)
+            })
+            .count();
+        if lock && before.operator_role == Some(Role::Owner) && other_owners == 0 {
+            return Ok(LockChange::LastOwner);
+        }
+        let locked_at = if lock {
+            Some(before.locked_at.unwrap_or(now))
+        } else {
+            None
+        };
+        sqlx::query("UPDATE users SET locked_at = $2, updated_at = $3 WHERE id = $1")
+            .bind(user_id)
+            .bind(locked_at)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        // Locked, nothing of the account works: not its sessions, not its pending links and
+        // sign-in challenges, not its partner keys (a thief's would keep trading). Unlocked,
+        // any session left was opened while it was locked (a sign-in under way): it goes too.
+        let sessions_ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let mut keys_revoked = 0;
+        if lock {
+            sqlx::query(
+                "UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL",
+            )
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            keys_revoked = sqlx::query(
+                "UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL",
+            )
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
+        let mut user = before.clone();
+        user.locked_at = locked_at;
+        user.updated_at = now;
         let entry = AuditEntry {
             subject_kind: "user".into(),
             subject_id: user.id.clone(),
-            after: Some(serde_json::json!({ "locked_at": user.locked_at })),
+            before: Some(serde_json::json!({ "locked_at": before.locked_at })),
+            after: Some(serde_json::json!({
+                "locked_at": locked_at,
+                "sessions_ended": sessions_ended,
+                "api_keys_revoked": keys_revoked,
+            })),
             ..audit.clone()
         };
-        insert_audit(&mut *tx, &entry).await?;
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
         tx.commit().await?;
-        Ok(Some(user))
+        Ok(LockChange::Done {
+            user: Box::new(user),
+            keys_revoked,
+            audit_id,
+        })
     }
 
     async fn end_sessions(&self, user_id: &str, audit: &AuditEntry) -> Result<u64, StoreError> {
@@ -721,6 +853,131 @@ impl AdminStore for SqlStore {
         Ok(ended)
     }
 
+    async fn contact_messages_page(
+        &self,
+        filter: &MessageFilter,
+    ) -> Result<Vec<ContactMessage>, StoreError> {
+        let mut clauses = Vec::new();
+        match filter.answered {
+            Some(true) => clauses.push("answered_at IS NOT NULL".to_owned()),
+            Some(false) => clauses.push("answered_at IS NULL".to_owned()),
+            None => {}
+        }
+        let mut texts = Vec::new();
+        if let Some(order_id) = &filter.order_id {
+            texts.push(order_id.clone());
+            clauses.push(format!("order_id = ${}", texts.len()));
+        }
+        let mut at = None;
+        if let Some((created_at, id)) = &filter.before {
+            texts.push(id.clone());
+            let id = texts.len();
+            at = Some(*created_at);
+            clauses.push(format!(
+                "(created_at < ${0} OR (created_at = ${0} AND id < ${id}))",
+                id + 1
+            ));
+        }
+        let condition = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let limit_at = texts.len() + 1 + usize::from(at.is_some());
+        let sql = format!(
+            "SELECT {MESSAGE_COLUMNS} FROM contact_messages {condition} \
+             ORDER BY created_at DESC, id DESC LIMIT ${limit_at}"
+        );
+        let mut select = sqlx::query(&sql);
+        for text in texts {
+            select = select.bind(text);
+        }
+        if let Some(at) = at {
+            select = select.bind(at);
+        }
+        let rows = select.bind(filter.limit).fetch_all(self.pool()).await?;
+        Ok(rows
+            .iter()
+            .map(message_from_row)
+            .collect::<Result<_, _>>()?)
+    }
+
+    async fn mark_contact_message(
+        &self,
+        id: &str,
+        answered: bool,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<Option<ContactMessage>, StoreError> {
+        let (at, by) = if answered {
+            (Some(now), Some(audit.actor.as_str()))
+        } else {
+            (None, None)
+        };
+        self.change_message(
+            id,
+            "answered_at = $2, answered_by = $3",
+            (at, by),
+            audit,
+            |m| serde_json::json!({ "answered_at": m.answered_at }),
+        )
+        .await
+    }
+
+    async fn link_contact_message(
+        &self,
+        id: &str,
+        order_id: Option<&str>,
+        audit: &AuditEntry,
+    ) -> Result<Option<ContactMessage>, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
+        let changed = sqlx::query("UPDATE contact_messages SET order_id = $2 WHERE id = $1")
+            .bind(id)
+            .bind(order_id)
+            .execute(&mut *tx)
+            .await?;
+        if changed.rows_affected() == 0 {
+            return Ok(None);
+        }
+        let message = message_in(&mut tx, id).await?;
+        let entry = AuditEntry {
+            subject_kind: "message".into(),
+            subject_id: id.to_owned(),
+            after: Some(serde_json::json!({ "order_id": message.order_id })),
+            ..audit.clone()
+        };
+        insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(Some(message))
+    }
+
+    async fn orders_with_open_messages(
+        &self,
+        order_ids: &[String],
+    ) -> Result<Vec<String>, StoreError> {
+        if order_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let places = (1..=order_ids.len())
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT DISTINCT order_id FROM contact_messages \
+             WHERE answered_at IS NULL AND order_id IN ({places})"
+        );
+        let mut select = sqlx::query(&sql);
+        for id in order_ids {
+            select = select.bind(id);
+        }
+        let rows = select.fetch_all(self.pool()).await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get("order_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
     async fn audit_by_request(
         &self,
         actor: &str,
@@ -734,5 +991,54 @@ impl AdminStore for SqlStore {
             .fetch_optional(self.pool())
             .await?;
         row.as_ref().map(audit_from_row).transpose()
+    }
+}
+
+/// The message `id` as it is inside `tx`.
+async fn message_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+) -> Result<ContactMessage, StoreError> {
+    let row = sqlx::query(&format!(
+        "SELECT {MESSAGE_COLUMNS} FROM contact_messages WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(message_from_row(&row)?)
+}
+
+impl SqlStore {
+    /// Marks a message: `set` (with `$2`, `$3`) applied, and the audit entry with `view` of
+    /// the message as it became, in one transaction.
+    async fn change_message(
+        &self,
+        id: &str,
+        set: &str,
+        values: (Option<i64>, Option<&str>),
+        audit: &AuditEntry,
+        view: impl Fn(&ContactMessage) -> Value,
+    ) -> Result<Option<ContactMessage>, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
+        let changed = sqlx::query(&format!("UPDATE contact_messages SET {set} WHERE id = $1"))
+            .bind(id)
+            .bind(values.0)
+            .bind(values.1)
+            .execute(&mut *tx)
+            .await?;
+        if changed.rows_affected() == 0 {
+            return Ok(None);
+        }
+        let message = message_in(&mut tx, id).await?;
+        let entry = AuditEntry {
+            subject_kind: "message".into(),
+            subject_id: id.to_owned(),
+            after: Some(view(&message)),
+            ..audit.clone()
+        };
+        insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(Some(message))
     }
 }

@@ -29,8 +29,8 @@ pub use accounts::{
     UserRecord, UserToken,
 };
 pub use admin::{
-    AdminStore, AuditEntry, AuditFilter, AuditRecord, DayStats, OrderSearch, OrderStats,
-    Percentiles, QueueCounts, QueueSearch, RoleChange,
+    AdminStore, AuditEntry, AuditFilter, AuditRecord, DayStats, LockChange, MessageFilter,
+    OrderSearch, OrderStats, Percentiles, QueueCounts, QueueSearch, RoleChange,
 };
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
@@ -252,6 +252,11 @@ pub struct ContactMessage {
     pub message: String,
     pub user_id: Option<String>,
     pub created_at: i64,
+    /// The order it is about, as an operator linked it.
+    pub order_id: Option<String>,
+    pub answered_at: Option<i64>,
+    /// Who marked it answered (an audit actor: `user:<id>`, `token`, `cli`).
+    pub answered_by: Option<String>,
 }
 
 /// One entry of an order's history.

@@ -6,7 +6,7 @@ use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
 use super::admin::insert_audit;
@@ -469,27 +469,17 @@ impl Store for SqlStore {
     }
 
     async fn contact_messages(&self, limit: i64) -> Result<Vec<ContactMessage>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, name, email, subject, category, message, user_id, created_at \
-             FROM contact_messages ORDER BY created_at DESC, id LIMIT $1",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {MESSAGE_COLUMNS} FROM contact_messages \
+             ORDER BY created_at DESC, id LIMIT $1"
+        ))
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ContactMessage {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                    email: r.try_get("email")?,
-                    subject: r.try_get("subject")?,
-                    category: r.try_get("category")?,
-                    message: r.try_get("message")?,
-                    user_id: r.try_get("user_id")?,
-                    created_at: r.try_get("created_at")?,
-                })
-            })
-            .collect()
+        Ok(rows
+            .iter()
+            .map(message_from_row)
+            .collect::<Result<_, _>>()?)
     }
 
     async fn rate_file_slot(&self, kind: &str) -> Result<Option<i64>, StoreError> {
@@ -576,6 +566,25 @@ impl SqlStore {
             .await?;
         Ok(row.try_get("value")?)
     }
+}
+
+pub(super) const MESSAGE_COLUMNS: &str = "id, name, email, subject, category, message, user_id, \
+    created_at, order_id, answered_at, answered_by";
+
+pub(super) fn message_from_row(r: &AnyRow) -> Result<ContactMessage, sqlx::Error> {
+    Ok(ContactMessage {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        email: r.try_get("email")?,
+        subject: r.try_get("subject")?,
+        category: r.try_get("category")?,
+        message: r.try_get("message")?,
+        user_id: r.try_get("user_id")?,
+        created_at: r.try_get("created_at")?,
+        order_id: r.try_get("order_id")?,
+        answered_at: r.try_get("answered_at")?,
+        answered_by: r.try_get("answered_by")?,
+    })
 }
 
 #[cfg(test)]

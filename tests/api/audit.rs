@@ -305,7 +305,8 @@ async fn the_log_downloads_as_csv_page_after_page_with_formulas_disarmed(db: Db)
     let text = response.text().await.unwrap();
     let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), 1 + 1001, "a header and every entry");
-    assert!(lines[0].starts_with("id,at_utc,at_unix,actor,"));
+    // A byte-order mark first, so that a spreadsheet reads UTF-8.
+    assert!(lines[0].starts_with("\u{feff}id,at_utc,at_unix,actor,"));
     // Newest first; the typed formula is text.
     assert!(
         lines[1].contains("\"'=HYPERLINK(\"\"http://evil.example\"\""),

@@ -18,7 +18,8 @@ use crate::store::{AuditFilter, AuditRecord};
 /// Entries read per page while the file is written.
 const CSV_PAGE: i64 = 500;
 
-const HEADER: &str = "id,at_utc,at_unix,actor,actor_email,actor_role,action,subject_kind,\
+/// With a byte-order mark: spreadsheets then read the file as UTF-8.
+const HEADER: &str = "\u{feff}id,at_utc,at_unix,actor,actor_email,actor_role,action,subject_kind,\
     subject_id,reason,client_ip,user_agent,before,after\r\n";
 
 /// `GET /api/admin/audit.csv`: the filters of `GET /api/admin/audit`, as a download.
@@ -120,11 +121,14 @@ fn csv_line(record: &AuditRecord) -> String {
 }
 
 /// One CSV cell (RFC 4180): quoted, quotes doubled. A cell a spreadsheet would run as a
-/// formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) gets a `'` in front: the log
-/// holds text that operators and customers typed.
+/// formula (`=`, `+`, `-`, `@`, their fullwidth forms, a tab or a carriage return first, after
+/// any spaces or line breaks) gets a `'` in front: the log holds text that people typed.
 fn cell(text: &str) -> String {
-    let guarded = match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
+    let first = text.trim_start_matches([' ', '\n']).chars().next();
+    let guarded = match first {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '＝' | '＋' | '－' | '＠') => {
+            format!("'{text}")
+        }
         _ => text.to_owned(),
     };
     format!("\"{}\"", guarded.replace('"', "\"\""))
@@ -143,5 +147,8 @@ mod tests {
         assert_eq!(cell("-2"), "\"'-2\"");
         assert_eq!(cell("@SUM(A1)"), "\"'@SUM(A1)\"");
         assert_eq!(cell("line\nbreak"), "\"line\nbreak\"");
+        assert_eq!(cell("  =1+1"), "\"'  =1+1\"");
+        assert_eq!(cell("\n@x"), "\"'\n@x\"");
+        assert_eq!(cell("＝1"), "\"'＝1\"");
     }
 }

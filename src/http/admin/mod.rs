@@ -32,7 +32,8 @@ use super::extract::{ApiJson, ApiQuery, IdempotencyKeyHeader};
 use crate::domain::operator::{Actor, Role};
 use crate::domain::secret::constant_time_eq;
 use crate::store::{
-    AuditEntry, AuditFilter, AuditRecord, CurrencyOverride, RoleChange, SessionRecord, UserRecord,
+    AuditEntry, AuditFilter, AuditRecord, CurrencyOverride, MessageFilter, RoleChange,
+    SessionRecord, UserRecord,
 };
 
 pub fn router(state: &AppState) -> Router<AppState> {
@@ -44,6 +45,11 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/sandbox/outage", put(set_sandbox_outage))
         .route("/incidents", get(list_incidents).post(open_incident))
         .route("/contact-messages", get(list_contact_messages))
+        .route(
+            "/contact-messages/{id}/answered",
+            post(mark_contact_message),
+        )
+        .route("/contact-messages/{id}/order", put(link_contact_message))
         .route("/incidents/{id}/updates", post(update_incident))
         .route("/payouts", get(list_payouts))
         .route("/payouts/{id}", post(close_payout))
@@ -543,20 +549,113 @@ fn incident_error(error: crate::services::status::IncidentError) -> ApiError {
 }
 
 /// The latest contact messages (they are also mailed to the support address).
+#[derive(Deserialize)]
+struct MessagesQuery {
+    /// `false`: the unanswered only; `true`: the answered only.
+    answered: Option<bool>,
+    order_id: Option<String>,
+    /// `created_at:id` of the last message of the previous page.
+    before: Option<String>,
+    limit: Option<i64>,
+}
+
+/// Contact messages, newest first (`?answered=false` for those still waiting).
 async fn list_contact_messages(
     State(state): State<AppState>,
     _: AdminCall<Support>,
+    ApiQuery(query): ApiQuery<MessagesQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let messages = state.store.contact_messages(100).await?;
+    let before = match query.before.filter(|b| !b.is_empty()) {
+        None => None,
+        Some(raw) => Some(orders::page_mark(&raw).ok_or_else(|| {
+            ApiError::BadRequest("before must be `created_at:id` of a message".into())
+        })?),
+    };
+    let messages = state
+        .store
+        .contact_messages_page(&MessageFilter {
+            answered: query.answered,
+            order_id: query.order_id.filter(|id| !id.is_empty()),
+            before,
+            limit: query.limit.unwrap_or(100).clamp(1, 200),
+        })
+        .await?;
     Ok(Json(serde_json::json!(
-        messages
-            .iter()
-            .map(|m| serde_json::json!({
-                "id": m.id, "name": m.name, "email": m.email, "subject": m.subject,
-                "category": m.category, "message": m.message, "created_at": m.created_at,
-            }))
-            .collect::<Vec<_>>()
+        messages.iter().map(message_view).collect::<Vec<_>>()
     )))
+}
+
+fn message_view(m: &crate::store::ContactMessage) -> serde_json::Value {
+    serde_json::json!({
+        "id": m.id, "name": m.name, "email": m.email, "subject": m.subject,
+        "category": m.category, "message": m.message, "created_at": m.created_at,
+        "user_id": m.user_id, "order_id": m.order_id, "answered_at": m.answered_at,
+        "answered_by": m.answered_by,
+    })
+}
+
+#[derive(Deserialize, Serialize)]
+struct AnsweredRequest {
+    /// `false` opens it again.
+    #[serde(default = "answered_by_default")]
+    answered: bool,
+}
+
+fn answered_by_default() -> bool {
+    true
+}
+
+/// Marks a message answered (or open again).
+async fn mark_contact_message(
+    State(state): State<AppState>,
+    call: AdminCall<Support>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<AnsweredRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let audit = call.audit("message.answered", ("message", &id), &body);
+    call.once(&state, &audit, async {
+        let now = crate::now_unix();
+        let message = state
+            .store
+            .mark_contact_message(&id, body.answered, now, &audit)
+            .await?
+            .ok_or_else(|| ApiError::NotFoundWith("No such message".into()))?;
+        Ok(Json(message_view(&message)))
+    })
+    .await
+}
+
+#[derive(Deserialize, Serialize)]
+struct LinkRequest {
+    /// The order the message is about; `null` unlinks it.
+    order_id: Option<String>,
+}
+
+/// Links a message to the order it is about: an unanswered one puts the order in the queue.
+async fn link_contact_message(
+    State(state): State<AppState>,
+    call: AdminCall<Support>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<LinkRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let order_id = body
+        .order_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty());
+    if let Some(order_id) = order_id {
+        state.orders.find(order_id).await?;
+    }
+    let audit = call.audit("message.link", ("message", &id), &body);
+    call.once(&state, &audit, async {
+        let message = state
+            .store
+            .link_contact_message(&id, order_id, &audit)
+            .await?
+            .ok_or_else(|| ApiError::NotFoundWith("No such message".into()))?;
+        Ok(Json(message_view(&message)))
+    })
+    .await
 }
 
 #[derive(Deserialize)]

@@ -35,12 +35,17 @@ fn queue_search(state: &AppState, now: i64, limit: i64) -> QueueSearch {
     }
 }
 
-/// Why an order of the queue is there.
-fn queue_reason(order: &OrderRecord) -> &'static str {
+/// Why an order of the queue is there: its status, or else a message about it.
+fn queue_reason(order: &OrderRecord, stuck_before: i64) -> &'static str {
     match order.status {
         OrderStatus::Emergency => "emergency",
         OrderStatus::Failed => "failed",
-        _ => "stuck",
+        OrderStatus::Confirming | OrderStatus::Exchange | OrderStatus::Sending
+            if order.updated_at < stuck_before =>
+        {
+            "stuck"
+        }
+        _ => "message",
     }
 }
 
@@ -55,11 +60,14 @@ pub(super) async fn get_queue(
     let search = queue_search(&state, crate::now_unix(), limit);
     let counts = state.store.queue_counts(&search).await?;
     let orders = state.store.order_queue(&search).await?;
+    let ids: Vec<String> = orders.iter().map(|o| o.id.clone()).collect();
+    let messaged = state.store.orders_with_open_messages(&ids).await?;
     let rows: Vec<Value> = orders
         .iter()
         .map(|order| {
             let mut row = order_row(order);
-            row["reason"] = queue_reason(order).into();
+            row["reason"] = queue_reason(order, search.stuck_before).into();
+            row["open_message"] = messaged.contains(&order.id).into();
             row["waiting_since"] = order.updated_at.into();
             row
         })
@@ -67,6 +75,7 @@ pub(super) async fn get_queue(
     Ok(Json(json!({
         "counts": {
             "emergency": counts.emergency, "stuck": counts.stuck, "failed": counts.failed,
+            "messages": counts.messages,
         },
         "stuck_after_seconds": state.config.console_stuck_seconds,
         "failed_within_seconds": FAILED_WITHIN_SECONDS,

@@ -13,7 +13,7 @@ use crate::domain::operator::{Actor, Role};
 use crate::http::AppState;
 use crate::http::error::ApiError;
 use crate::http::extract::{ApiJson, ApiQuery};
-use crate::store::UserRecord;
+use crate::store::{LockChange, UserRecord};
 
 /// Longest page of accounts.
 const USERS_PAGE_LIMIT: i64 = 100;
@@ -119,16 +119,21 @@ pub(super) struct ReasonRequest {
     reason: String,
 }
 
-/// Whether `call` may lock or sign out `user`: never oneself, and an owner only by an owner.
+/// Whether `call` may lock, unlock or sign out `user`: never oneself; an account with a role
+/// only by a higher role (owners act on owners; the last one is kept by the store).
 fn may_act_on<R>(call: &AdminCall<R>, user: &UserRecord) -> Result<(), ApiError> {
     if let Actor::User { id, .. } = &call.actor
         && *id == user.id
     {
         return Err(ApiError::Conflict("Not your own account".into()));
     }
-    if user.operator_role == Some(Role::Owner) && call.role() < Role::Owner {
+    let mine = call.role();
+    if let Some(theirs) = user.operator_role
+        && mine <= theirs
+        && mine != Role::Owner
+    {
         return Err(ApiError::ForbiddenBecause {
-            message: "Only an owner may do this to an owner".into(),
+            message: format!("Only a role above {theirs} may do this to a {theirs}"),
             reason: "role_required",
         });
     }
@@ -149,22 +154,28 @@ async fn lock_or_unlock(
     call.once(&state, &audit, async {
         let user = found_user(&state, &id).await?;
         may_act_on(&call, &user)?;
-        let audit = crate::store::AuditEntry {
-            before: Some(json!({ "locked_at": user.locked_at })),
-            ..audit.clone()
-        };
         let now = crate::now_unix();
-        let user = state
-            .store
-            .set_user_lock(&id, lock, now, &audit)
-            .await?
-            .ok_or_else(|| ApiError::NotFoundWith("No such account".into()))?;
-        Ok(Json(json!({ "user": user_view(&user) })))
+        match state.store.set_user_lock(&id, lock, now, &audit).await? {
+            LockChange::Done {
+                user,
+                keys_revoked,
+                audit_id,
+            } => Ok(Json(json!({
+                "user": user_view(&user),
+                "api_keys_revoked": keys_revoked,
+                "audit_id": audit_id,
+            }))),
+            LockChange::NoSuchUser => Err(ApiError::NotFoundWith("No such account".into())),
+            LockChange::LastOwner => Err(ApiError::Conflict(
+                "This is the last owner who could unlock anyone".into(),
+            )),
+        }
     })
     .await
 }
 
-/// Locks the account: its sessions end, and it cannot sign in until unlocked.
+/// Locks the account: its sessions, pending links and partner keys end, and it cannot sign in
+/// until unlocked (its keys stay revoked: the owner makes new ones).
 pub(super) async fn lock_user(
     State(state): State<AppState>,
     call: AdminCall<Operator>,

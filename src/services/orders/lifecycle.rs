@@ -456,6 +456,16 @@ impl Orders {
                 "Only an order that is moving on its own can be tried again".into(),
             ));
         }
+        // Due already (a worker may be on it now): another look at once would only ask the
+        // upstream twice.
+        if order
+            .next_step_at
+            .is_some_and(|at| at <= now + RETRY_GAP_SECONDS)
+        {
+            return Err(OrderError::Conflict(
+                "The order's next step is due already; look again in a minute".into(),
+            ));
+        }
         let mut next = order.clone();
         next.next_step_at = Some(now);
         let effects = super::audited(Some(audit), &order, &next);
@@ -796,6 +806,9 @@ fn apply_upstream_amounts(next: &mut OrderRecord, state: &UpstreamState, now: i6
         next.updated_at = now;
     }
 }
+
+/// How soon an order's next step may be due for an operator's "look again now" to be refused.
+const RETRY_GAP_SECONDS: i64 = 30;
 
 /// Whether an operator may make the order's next step due now: it moves on its own
 /// (confirming, exchanging, sending, or a decision made in EMERGENCY) and is not over.

@@ -636,7 +636,20 @@ pub fn audit_view(order: &OrderRecord) -> serde_json::Value {
         "received_amount": order.received_amount.map(crate::domain::money::to_wire),
         "emergency_reason": order.emergency_reason.map(|r| r.as_str()),
         "emergency_choice": order.emergency_choice.map(|c| c.as_str()),
-        // Whether, not what: the log is kept forever, and an address is the customer's.
+        // Whether and a fingerprint, not what: the log is kept forever, and an address is the
+        // customer's; a correction still shows as a change.
         "refund_address_set": order.refund_address.is_some(),
+        "refund_address_fingerprint": order
+            .refund_address
+            .as_ref()
+            .map(|a| fingerprint(a, order.refund_tag.as_deref())),
     })
+}
+
+/// The first 8 bytes (hex) of the SHA-256 of an address and its tag: the audit log tells two
+/// addresses apart (a correction shows), without holding either.
+fn fingerprint(address: &str, tag: Option<&str>) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("{address}\n{}", tag.unwrap_or_default()));
+    hex::encode(&digest[..8])
 }
