@@ -47,6 +47,11 @@ export const paths = {
   adminQueue: '/admin/queue',
   adminOrders: '/admin/orders',
   adminOrder: (id: string) => `/admin/orders/${id}`,
+  adminUsers: '/admin/users',
+  adminUser: (id: string) => `/admin/users/${id}`,
+  adminAudit: '/admin/audit',
+  adminPayouts: '/admin/payouts',
+  adminOperators: '/admin/operators',
 } as const;
 
 export const protectedPaths = [

@@ -10,7 +10,18 @@ import { page, renderRoutes } from '@/test/render';
 
 import AdminApp from './components/admin-app';
 import { consoleOpenUntil } from './lib/console-lock';
-import type { ConsoleMe, OrderDetail, Queue, QueueRow, Stats } from './types';
+import type {
+  AccountView,
+  AuditLogEntry,
+  ConsoleMe,
+  OrderDetail,
+  OrderRow,
+  Payout,
+  Queue,
+  QueueRow,
+  Stats,
+  UserRow,
+} from './types';
 
 beforeAll(async () => {
   await initI18n('en');
@@ -146,6 +157,94 @@ export function fakeStats(overrides: Partial<Stats> = {}): Stats {
     deposited: 0,
     emergency: 0,
     refunded: 0,
+    ...overrides,
+  };
+}
+
+export function fakeUser(overrides: Partial<UserRow> = {}): UserRow {
+  return {
+    id: 'u_customer',
+    email: 'customer@example.com',
+    full_name: 'Carol Customer',
+    created_at: 1_795_300_000,
+    email_verified: true,
+    two_factor: false,
+    has_password: true,
+    role: null,
+    locked_at: null,
+    ...overrides,
+  };
+}
+
+export function fakeAccount(overrides: Partial<AccountView> = {}): AccountView {
+  return {
+    user: fakeUser(),
+    orders: [queueRowAsOrder()],
+    sessions: [
+      {
+        id: 's1',
+        created_at: 1_795_400_000,
+        last_seen_at: 1_795_400_900,
+        expires_at: 1_796_000_000,
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+        ip: '203.0.113.7',
+      },
+    ],
+    api_keys: [
+      {
+        id: 'key_1',
+        name: 'Shop integration',
+        permission: 'read_write',
+        created_at: 1_795_350_000,
+        last_used_at: null,
+        request_count: 1234,
+        revoked_at: null,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** `fakeOrder`'s order as a row of a list. */
+function queueRowAsOrder(): OrderRow {
+  const row: Partial<QueueRow> = { ...queueRow() };
+  delete row.reason;
+  delete row.waiting_since;
+  return row as OrderRow;
+}
+
+export function auditEntry(overrides: Partial<AuditLogEntry> = {}): AuditLogEntry {
+  return {
+    id: 41,
+    at: 1_795_400_700,
+    actor: 'user:u1',
+    actor_email: 'ada@example.com',
+    actor_role: 'operator',
+    action: 'order.cancel',
+    subject_kind: 'order',
+    subject_id: 'ABCDEFGHJKLMNPQR',
+    reason: 'Customer asked',
+    client_ip: '198.51.100.4',
+    user_agent: 'Mozilla/5.0',
+    before: { status: 'NEW' },
+    after: { status: 'EXPIRED' },
+    replayable: true,
+    ...overrides,
+  };
+}
+
+export function fakePayout(overrides: Partial<Payout> = {}): Payout {
+  return {
+    id: 'po_1',
+    user_id: 'u_partner',
+    amount_usd: '125.5',
+    currency: 'USDT',
+    address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+    tag: null,
+    status: 'requested',
+    txid: null,
+    created_at: 1_795_400_000,
+    processed_at: null,
     ...overrides,
   };
 }

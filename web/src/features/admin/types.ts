@@ -142,3 +142,111 @@ export interface Stats {
   /** Orders that ended REFUNDED. */
   refunded: number;
 }
+
+/** An account as a row of `GET /api/admin/users` and on its page. */
+export interface UserRow {
+  id: string;
+  email: string;
+  /** Empty when the account gave none. */
+  full_name: string;
+  created_at: number;
+  email_verified: boolean;
+  two_factor: boolean;
+  /** False: the account signs in another way (a link by e-mail, a social account). */
+  has_password: boolean;
+  /** Its role in the back office, if any. */
+  role: Role | null;
+  /** Since when the account is locked (no session, no sign-in); null: it is not. */
+  locked_at: number | null;
+}
+
+export interface UsersPage {
+  users: UserRow[];
+  /** What `before` takes for the next page; null on the last one. */
+  next: string | null;
+}
+
+/** One of an account's open sessions. */
+export interface UserSession {
+  id: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  user_agent: string;
+  ip: string;
+}
+
+/** One of an account's API keys (never its secret). */
+export interface UserApiKey {
+  id: string;
+  name: string;
+  permission: string;
+  created_at: number;
+  last_used_at: number | null;
+  request_count: number;
+  revoked_at: number | null;
+}
+
+/** `GET /api/admin/users/{id}`: the account, its newest orders, its sessions and API keys. */
+export interface AccountView {
+  user: UserRow;
+  orders: OrderRow[];
+  sessions: UserSession[];
+  api_keys: UserApiKey[];
+}
+
+/** One entry of the audit log: who did what to what, when, from where, and why. */
+export interface AuditLogEntry {
+  id: number;
+  at: number;
+  /** `token`, `cli` or `user:<id>`. */
+  actor: string;
+  actor_email: string | null;
+  actor_role: string;
+  action: string;
+  subject_kind: string;
+  subject_id: string;
+  reason: string | null;
+  client_ip: string;
+  user_agent: string;
+  /** The subject as it was and as it became (small JSON views). */
+  before: unknown;
+  after: unknown;
+  /** Whether the act was sent with an Idempotency-Key. */
+  replayable: boolean;
+}
+
+export interface AuditPage {
+  /** Newest first. */
+  entries: AuditLogEntry[];
+  /** What `before` takes for the next page; null on the last one. */
+  next: number | null;
+}
+
+export type PayoutStatus = 'requested' | 'paid' | 'rejected';
+
+export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['requested', 'paid', 'rejected'];
+
+/** A partner's request to be paid their commission. */
+export interface Payout {
+  id: string;
+  user_id: string;
+  /** A decimal string. */
+  amount_usd: string;
+  /** The coin it is paid in. */
+  currency: string;
+  address: string;
+  tag: string | null;
+  status: string;
+  txid: string | null;
+  created_at: number;
+  processed_at: number | null;
+}
+
+/** Someone with a role in the back office. */
+export interface Operator {
+  id: string;
+  email: string;
+  role: Role;
+  two_factor: boolean;
+}

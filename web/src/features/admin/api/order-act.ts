@@ -4,17 +4,11 @@
 // and the queue it may leave are read again.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-
-import { consoleCall } from '../lib/console-lock';
+import { consoleAct } from './console-act';
 import { orderQueryOptions } from './get-order';
 import { queueQueryOptions } from './get-queue';
 
-/** What an act that needs only a reason sends (look again, cancel). */
-export interface ReasonInput {
-  reason: string;
-  idempotencyKey: string;
-}
+export type { ReasonInput } from './console-act';
 
 /** `{method} /api/admin/orders/{id}/{act}` with `body`, once per `idempotencyKey`. */
 export const actOnOrder = <T>(
@@ -24,13 +18,7 @@ export const actOnOrder = <T>(
   body: unknown,
   idempotencyKey: string,
 ) =>
-  consoleCall(() =>
-    api.request<T>(`/api/admin/orders/${encodeURIComponent(id)}/${act}`, {
-      method,
-      body: JSON.stringify(body),
-      headers: { 'Idempotency-Key': idempotencyKey },
-    }),
-  );
+  consoleAct<T>(`/api/admin/orders/${encodeURIComponent(id)}/${act}`, method, body, idempotencyKey);
 
 /** A mutation of the order `id` that, once done, refreshes what shows the order. */
 export function useOrderAct<Input, Result>(id: string, act: (input: Input) => Promise<Result>) {

@@ -19,12 +19,17 @@ import { consoleMeQueryOptions, useConsoleMe } from '../api/get-console-me';
 import { abandonWaiting, lockState, onConsoleCall, subscribeLock } from '../lib/console-lock';
 import type { ConsoleMe } from '../types';
 import { AdminLayout, ConsoleTitle } from './admin-layout';
+import { AuditPage } from './audit-page';
 import { TwoFactorNeeded } from './console-error';
 import { HomePage } from './home-page';
 import { OrderPage } from './order-page';
+import { OperatorsPage } from './operators-page';
 import { OrdersPage } from './orders-page';
+import { PayoutsPage } from './payouts-page';
 import { QueuePage } from './queue-page';
 import { UnlockDialog, UnlockPanel } from './unlock-form';
+import { UserPage } from './user-page';
+import { UsersPage } from './users-page';
 
 export default function AdminApp() {
   const { user, isLoading } = useUser();
@@ -106,6 +111,11 @@ function ConsolePages({ me }: { me: ConsoleMe }) {
     { path: 'queue', element: <QueuePage /> },
     { path: 'orders', element: <OrdersPage /> },
     { path: 'orders/:id', element: <OrderPage /> },
+    { path: 'users', element: <UsersPage /> },
+    { path: 'users/:id', element: <UserPage me={me} /> },
+    { path: 'audit', element: <AuditPage /> },
+    { path: 'payouts', element: <PayoutsPage me={me} /> },
+    { path: 'operators', element: <OperatorsPage me={me} /> },
     { path: '*', element: <ConsoleNotFound /> },
   ]);
 }

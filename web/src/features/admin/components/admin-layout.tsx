@@ -1,6 +1,7 @@
-// The back office's frame: its own header (no public header or footer), the navigation with the
-// count of orders that need a person, the operator and their role, the time left before the
-// console locks itself, a Lock button, and `noindex`.
+// The back office's frame: its own header (no public header or footer), the navigation (the
+// pages the operator's role may open) with the count of orders that need a person, the
+// operator and their role, the time left before the console locks itself, a Lock button, and
+// `noindex`.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
@@ -16,6 +17,7 @@ import { cn } from '@/lib/utils';
 import { useQueue } from '../api/get-queue';
 import { useLockConsole } from '../api/lock-console';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
+import { atLeast } from '../lib/roles';
 import type { ConsoleMe } from '../types';
 
 /** The page's title, after which the console's name (and the site's) follows. */
@@ -52,7 +54,7 @@ export function AdminLayout({ me, session, children }: AdminLayoutProps) {
           </Link>
           {session ? (
             <nav aria-label={t('admin.nav.label')}>
-              <ul className="flex gap-1">
+              <ul className="flex flex-wrap gap-1">
                 <li>
                   <ConsoleLink to={paths.admin} end>
                     {t('admin.nav.home')}
@@ -64,6 +66,25 @@ export function AdminLayout({ me, session, children }: AdminLayoutProps) {
                 <li>
                   <ConsoleLink to={paths.adminOrders}>{t('admin.nav.orders')}</ConsoleLink>
                 </li>
+                <li>
+                  <ConsoleLink to={paths.adminUsers}>{t('admin.nav.users')}</ConsoleLink>
+                </li>
+                {/* The pages a role may not open are not offered (the server refuses them). */}
+                {atLeast(me.role, 'operator') ? (
+                  <>
+                    <li>
+                      <ConsoleLink to={paths.adminPayouts}>{t('admin.nav.payouts')}</ConsoleLink>
+                    </li>
+                    <li>
+                      <ConsoleLink to={paths.adminAudit}>{t('admin.nav.audit')}</ConsoleLink>
+                    </li>
+                  </>
+                ) : null}
+                {me.role === 'owner' ? (
+                  <li>
+                    <ConsoleLink to={paths.adminOperators}>{t('admin.nav.operators')}</ConsoleLink>
+                  </li>
+                ) : null}
               </ul>
             </nav>
           ) : null}

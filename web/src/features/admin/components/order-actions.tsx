@@ -4,13 +4,10 @@
 // deposit (the page shows each only when the server lists it in `actions`). Each act asks
 // for a reason, kept in the audit log. Each form sends one Idempotency-Key for as long as it
 // is open.
-import type { UseMutationResult } from '@tanstack/react-query';
-import type { TFunction } from 'i18next';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { inputClass } from '@/components/ui/input';
 import { Section } from '@/components/ui/section';
@@ -19,12 +16,12 @@ import { cn } from '@/lib/utils';
 
 import { useAddNote } from '../api/add-note';
 import { useCancelOrder } from '../api/cancel-order';
-import type { ReasonInput } from '../api/order-act';
 import { useRefundOrder } from '../api/refund-order';
 import { useRetryOrder } from '../api/retry-order';
 import { useSetRefundAddress } from '../api/set-refund-address';
 import { useIdempotencyKey } from '../hooks/use-idempotency-key';
 import type { OrderDetail } from '../types';
+import { ActButtons, ActDialog, reasonError, ReasonField, ReasonForm } from './act-form';
 import { ConsoleError } from './console-error';
 
 export function NoteForm({ orderId }: { orderId: string }) {
@@ -72,108 +69,6 @@ export function NoteForm({ orderId }: { orderId: string }) {
         </Button>
       </form>
     </Section>
-  );
-}
-
-/** The longest reason the server takes for an act (in characters). */
-const REASON_LIMIT = 500;
-
-/** Why a reason cannot be sent, or undefined when it can. */
-function reasonError(t: TFunction, reason: string, missing = t('admin.act.reasonRequired')) {
-  if (!reason) return missing;
-  if ([...reason].length > REASON_LIMIT) return t('admin.act.reasonTooLong', { max: REASON_LIMIT });
-  return undefined;
-}
-
-/**
- * A button that opens an act's dialog. The form is mounted with each opening: a new dialog,
- * a new Idempotency-Key (and no error left from the last one).
- */
-function ActDialog({
-  label,
-  variant = 'outline',
-  title,
-  description,
-  form,
-}: {
-  label: string;
-  variant?: 'outline' | 'destructive';
-  title: string;
-  description: string;
-  form: (close: () => void) => ReactNode;
-}) {
-  const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
-  return (
-    <>
-      <Button variant={variant} onClick={() => setOpen(true)}>
-        {label}
-      </Button>
-      <Dialog open={open} onClose={close} title={title} description={description}>
-        {form(close)}
-      </Dialog>
-    </>
-  );
-}
-
-/** The required reason of an act, at most `REASON_LIMIT` characters. */
-function ReasonField({
-  value,
-  onChange,
-  error,
-  label,
-  hint,
-  initialFocus = false,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error: string | undefined;
-  label: string;
-  hint: string;
-  /** Takes the focus when the dialog opens. */
-  initialFocus?: boolean;
-}) {
-  return (
-    <Field label={label} hint={hint} error={error}>
-      <textarea
-        className={cn(inputClass, 'h-24 py-2')}
-        maxLength={REASON_LIMIT}
-        data-autofocus={initialFocus || undefined}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </Field>
-  );
-}
-
-/** The dialog's buttons: leave it, or carry the act out. */
-function ActButtons({
-  dismiss,
-  submit,
-  destructive = false,
-  pending,
-  onClose,
-}: {
-  dismiss: string;
-  submit: string;
-  destructive?: boolean;
-  pending: boolean;
-  onClose: () => void;
-}) {
-  return (
-    <div className="flex flex-wrap justify-end gap-2">
-      <Button variant="outline" onClick={onClose}>
-        {dismiss}
-      </Button>
-      <Button
-        type="submit"
-        variant={destructive ? 'destructive' : 'primary'}
-        disabled={pending}
-        aria-busy={pending}
-      >
-        {submit}
-      </Button>
-    </div>
   );
 }
 
@@ -435,65 +330,5 @@ function CancelForm({ orderId, onClose }: { orderId: string; onClose: () => void
       }
       onClose={onClose}
     />
-  );
-}
-
-/** An act that needs nothing but its reason (look again, cancel). */
-function ReasonForm({
-  mutation,
-  submit: submitLabel,
-  dismiss,
-  destructive = false,
-  failed,
-  onDone,
-  onClose,
-}: {
-  mutation: UseMutationResult<unknown, Error, ReasonInput>;
-  submit: string;
-  dismiss: string;
-  destructive?: boolean;
-  failed: string;
-  onDone: () => void;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation();
-  const key = useIdempotencyKey();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const text = reason.trim();
-    const found = reasonError(t, text);
-    setError(found);
-    if (found) return;
-    mutation.mutate(
-      { reason: text, idempotencyKey: key.current() },
-      {
-        onSuccess: () => {
-          onDone();
-          onClose();
-        },
-      },
-    );
-  };
-  return (
-    <form noValidate onSubmit={submit} className="space-y-4">
-      <ReasonField
-        label={t('admin.act.reason')}
-        hint={t('admin.act.reasonHint')}
-        error={error}
-        initialFocus
-        value={reason}
-        onChange={setReason}
-      />
-      {mutation.error ? <ConsoleError error={mutation.error} what={failed} /> : null}
-      <ActButtons
-        dismiss={dismiss}
-        submit={submitLabel}
-        destructive={destructive}
-        pending={mutation.isPending}
-        onClose={onClose}
-      />
-    </form>
   );
 }

@@ -16,11 +16,12 @@ import { formatAmount, formatTime } from '@/lib/format';
 import { isOrderStatus } from '@/lib/order-status';
 
 import { useOrder } from '../api/get-order';
+import { auditActionName } from '../lib/audit-actions';
+import { isRole } from '../lib/roles';
 import {
   EMERGENCY_REASONS,
   type OrderAction,
   type OrderDetail,
-  type Role,
   type TimelineItem,
   type TransactionSide,
 } from '../types';
@@ -271,10 +272,6 @@ function Transactions({ order }: { order: OrderDetail }) {
   );
 }
 
-function isRole(role: string): role is Role {
-  return role === 'support' || role === 'operator' || role === 'owner';
-}
-
 function Timeline({ items }: { items: TimelineItem[] }) {
   const { t, i18n } = useTranslation();
   // In time order; at the same second, as the server listed them.
@@ -315,31 +312,9 @@ function Timeline({ items }: { items: TimelineItem[] }) {
   );
 }
 
-/** The audit log's actions on an order, and their names (`admin.order.auditActions.*`). */
-const AUDIT_ACTIONS = {
-  'order.note': 'note',
-  'order.refund': 'refund',
-  'order.refund.refused': 'refundRefused',
-  'order.refund_address': 'refundAddress',
-  'order.retry': 'retry',
-  'order.cancel': 'cancel',
-  // The sandbox's deposit and expiry, simulated by an operator or the admin token.
-  'order.deposit': 'deposit',
-  'order.expire': 'expire',
-} as const;
-
-type AuditAction = keyof typeof AUDIT_ACTIONS;
-
-function isAuditAction(action: string): action is AuditAction {
-  return Object.hasOwn(AUDIT_ACTIONS, action);
-}
-
 function AuditEntry({ item }: { item: Extract<TimelineItem, { kind: 'audit' }> }) {
   const { t } = useTranslation();
-  // An action this page does not know yet reads as the server wrote it.
-  const action = isAuditAction(item.action)
-    ? t(`admin.order.auditActions.${AUDIT_ACTIONS[item.action]}`)
-    : item.action;
+  const action = auditActionName(t, item.action);
   return (
     <>
       <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">

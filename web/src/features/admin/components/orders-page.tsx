@@ -24,17 +24,10 @@ import { ORDER_STATUSES } from '@/lib/order-status';
 import { cn } from '@/lib/utils';
 
 import { type OrderSearch, useOrderSearch } from '../api/search-orders';
+import { queryOf } from '../lib/search-query';
 import type { OrderRow } from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
-
-/** The address's query for a search (empty values left out). */
-function queryOf(search: Partial<OrderSearch>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(search)) if (value) params.set(key, value);
-  const query = params.toString();
-  return query ? `?${query}` : '';
-}
 
 export function OrdersPage() {
   const { t } = useTranslation();
@@ -60,7 +53,7 @@ export function OrdersPage() {
     const { orders, next } = results.data;
     body = (
       <div className="space-y-4" aria-busy={results.isPlaceholderData}>
-        <OrdersTable orders={orders} />
+        <OrdersTable orders={orders} caption={t('admin.orders.results')} />
         {search.before || next ? (
           <nav aria-label={t('admin.orders.pages')} className="flex flex-wrap gap-3">
             {search.before ? (
@@ -145,7 +138,7 @@ function SearchForm({
 }
 
 /** `bc1qxy2k…x0wlh`: the start and end of a long value; the whole of it for screen readers. */
-function Shortened({ value, className }: { value: string; className?: string }) {
+export function Shortened({ value, className }: { value: string; className?: string }) {
   const short = value.length > 18 ? `${value.slice(0, 10)}…${value.slice(-6)}` : value;
   return (
     <span className={cn('font-mono', className)} title={value}>
@@ -155,12 +148,13 @@ function Shortened({ value, className }: { value: string; className?: string }) 
   );
 }
 
-function OrdersTable({ orders }: { orders: OrderRow[] }) {
+/** Orders as rows, each id a link to the order's page (the search's results, an account's). */
+export function OrdersTable({ orders, caption }: { orders: OrderRow[]; caption: string }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return (
     <Table>
-      <TableCaption>{t('admin.orders.results')}</TableCaption>
+      <TableCaption>{caption}</TableCaption>
       <TableHeader>
         <TableRow>
           <TableHead>{t('admin.orders.columns.id')}</TableHead>
