@@ -14,6 +14,7 @@ import type {
   AccountView,
   AuditLogEntry,
   ConsoleMe,
+  ContactMessage,
   OrderDetail,
   OrderRow,
   Payout,
@@ -58,6 +59,8 @@ export function fakeConsole(me: ConsoleMe | null, routes: Record<string, Handler
     // The navigation's count and the home page's figures: nothing waits, nothing happened.
     'GET /api/admin/queue': () => json(200, fakeQueue()),
     'GET /api/admin/stats': () => json(200, fakeStats()),
+    // No contact messages (the order page asks for its own).
+    'GET /api/admin/contact-messages': () => json(200, []),
     ...routes,
   });
 }
@@ -116,7 +119,7 @@ export function fakeOrder(overrides: Partial<OrderDetail> = {}): OrderDetail {
 
 export function fakeQueue(overrides: Partial<Queue> = {}): Queue {
   return {
-    counts: { emergency: 0, stuck: 0, failed: 0 },
+    counts: { emergency: 0, stuck: 0, failed: 0, messages: 0 },
     stuck_after_seconds: 7200,
     failed_within_seconds: 7 * 86_400,
     orders: [],
@@ -144,6 +147,7 @@ export function queueRow(overrides: Partial<QueueRow> = {}): QueueRow {
     emergency_reason: 'LESS',
     emergency_choice: null,
     reason: 'emergency',
+    open_message: false,
     waiting_since: 1_795_400_600,
     ...overrides,
   };
@@ -210,6 +214,7 @@ function queueRowAsOrder(): OrderRow {
   const row: Partial<QueueRow> = { ...queueRow() };
   delete row.reason;
   delete row.waiting_since;
+  delete row.open_message;
   return row as OrderRow;
 }
 
@@ -245,6 +250,23 @@ export function fakePayout(overrides: Partial<Payout> = {}): Payout {
     txid: null,
     created_at: 1_795_400_000,
     processed_at: null,
+    ...overrides,
+  };
+}
+
+export function fakeMessage(overrides: Partial<ContactMessage> = {}): ContactMessage {
+  return {
+    id: 'msg_1',
+    name: 'Carol Customer',
+    email: 'customer@example.com',
+    subject: 'Where is my refund?',
+    category: 'billing',
+    message: 'Hello,\nmy order is stuck.\n<b>Thanks</b>',
+    created_at: 1_795_400_800,
+    user_id: null,
+    order_id: null,
+    answered_at: null,
+    answered_by: null,
     ...overrides,
   };
 }

@@ -90,14 +90,32 @@ export interface OrderView {
   actions: OrderAction[];
 }
 
-/** Why an order needs a person: in EMERGENCY, still moving with no change for too long, or
- * FAILED lately. */
-export type QueueReason = 'emergency' | 'stuck' | 'failed';
+/** Why an order needs a person: in EMERGENCY, still moving with no change for too long,
+ * FAILED lately, or (only) a contact message about it waits for an answer. */
+export type QueueReason = 'emergency' | 'stuck' | 'failed' | 'message';
 
-export const QUEUE_REASONS: readonly QueueReason[] = ['emergency', 'stuck', 'failed'];
+export const QUEUE_REASONS: readonly QueueReason[] = ['emergency', 'stuck', 'failed', 'message'];
+
+/** How many orders wait for each reason; `messages`: those listed only for a message. */
+export interface QueueCounts {
+  emergency: number;
+  stuck: number;
+  failed: number;
+  messages: number;
+}
+
+/** How many orders wait for `reason`. */
+export const countOf = (counts: QueueCounts, reason: QueueReason): number =>
+  counts[reason === 'message' ? 'messages' : reason];
+
+/** How many orders wait in all. */
+export const totalOf = (counts: QueueCounts): number =>
+  QUEUE_REASONS.reduce((sum, reason) => sum + countOf(counts, reason), 0);
 
 export interface QueueRow extends OrderRow {
   reason: QueueReason;
+  /** An unanswered contact message is linked to the order (whatever the reason). */
+  open_message: boolean;
   /** The order's last change. */
   waiting_since: number;
 }
@@ -105,7 +123,7 @@ export interface QueueRow extends OrderRow {
 /** `GET /api/admin/queue`: what needs a person, the longest waiting first. */
 export interface Queue {
   /** How many orders wait, by reason (all of them, not only those listed). */
-  counts: Record<QueueReason, number>;
+  counts: QueueCounts;
   /** A moving order with no change for this long is stuck. */
   stuck_after_seconds: number;
   /** A FAILED order stays in the queue for this long. */
@@ -250,3 +268,30 @@ export interface Operator {
   role: Role;
   two_factor: boolean;
 }
+
+/** The contact form's categories (`contact.categories.*` of the pages texts). */
+export const CONTACT_CATEGORIES = ['general', 'technical', 'account', 'billing', 'other'] as const;
+
+/** A message sent through the contact form, as `GET /api/admin/contact-messages` lists it. */
+export interface ContactMessage {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  category: string;
+  /** Plain text, as the sender typed it. */
+  message: string;
+  created_at: number;
+  /** The account it was sent from, if signed in. */
+  user_id: string | null;
+  /** The order it is about, once linked. */
+  order_id: string | null;
+  /** When an operator marked it answered; null: it waits. */
+  answered_at: number | null;
+  answered_by: string | null;
+}
+
+/** Which messages the list shows: those waiting for an answer, the answered ones, or all. */
+export type MessageFilter = 'waiting' | 'answered' | 'all';
+
+export const MESSAGE_FILTERS: readonly MessageFilter[] = ['waiting', 'answered', 'all'];

@@ -22,6 +22,7 @@ import { AdminLayout, ConsoleTitle } from './admin-layout';
 import { AuditPage } from './audit-page';
 import { TwoFactorNeeded } from './console-error';
 import { HomePage } from './home-page';
+import { MessagesPage } from './messages-page';
 import { OrderPage } from './order-page';
 import { OperatorsPage } from './operators-page';
 import { OrdersPage } from './orders-page';
@@ -111,6 +112,7 @@ function ConsolePages({ me }: { me: ConsoleMe }) {
     { path: 'queue', element: <QueuePage /> },
     { path: 'orders', element: <OrdersPage /> },
     { path: 'orders/:id', element: <OrderPage /> },
+    { path: 'messages', element: <MessagesPage /> },
     { path: 'users', element: <UsersPage /> },
     { path: 'users/:id', element: <UserPage me={me} /> },
     { path: 'audit', element: <AuditPage /> },

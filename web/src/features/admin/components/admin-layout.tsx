@@ -17,8 +17,9 @@ import { cn } from '@/lib/utils';
 import { useQueue } from '../api/get-queue';
 import { useLockConsole } from '../api/lock-console';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
+import { consolePaths } from '../lib/console-paths';
 import { atLeast } from '../lib/roles';
-import type { ConsoleMe } from '../types';
+import { type ConsoleMe, totalOf } from '../types';
 
 /** The page's title, after which the console's name (and the site's) follows. */
 export function ConsoleTitle({ title }: { title: string }) {
@@ -65,6 +66,9 @@ export function AdminLayout({ me, session, children }: AdminLayoutProps) {
                 </li>
                 <li>
                   <ConsoleLink to={paths.adminOrders}>{t('admin.nav.orders')}</ConsoleLink>
+                </li>
+                <li>
+                  <ConsoleLink to={consolePaths.messages}>{t('admin.nav.messages')}</ConsoleLink>
                 </li>
                 <li>
                   <ConsoleLink to={paths.adminUsers}>{t('admin.nav.users')}</ConsoleLink>
@@ -133,7 +137,8 @@ function QueueLink() {
   const { t, i18n } = useTranslation();
   const queue = useQueue();
   const counts = queue.data?.counts;
-  const total = counts ? counts.emergency + counts.stuck + counts.failed : null;
+  // Every reason, the orders listed only for a message waiting included.
+  const total = counts ? totalOf(counts) : null;
   if (total === null) {
     return <ConsoleLink to={paths.adminQueue}>{t('admin.nav.queue')}</ConsoleLink>;
   }

@@ -13,7 +13,7 @@ describe('the home page', () => {
   it('shows the counts of the queue, each linking to it, and the figures of 30 days', async () => {
     const api = fakeConsole(operator(), {
       'GET /api/admin/queue': () =>
-        json(200, fakeQueue({ counts: { emergency: 2, stuck: 1, failed: 4 } })),
+        json(200, fakeQueue({ counts: { emergency: 2, stuck: 1, failed: 4, messages: 3 } })),
       'GET /api/admin/stats': () =>
         json(
           200,
@@ -41,9 +41,16 @@ describe('the home page', () => {
       'href',
       '/admin/queue',
     );
+    // The orders listed only because a contact message about them waits.
+    const messages = within(queue).getByRole('link', { name: /^Unanswered message 3/ });
+    expect(messages).toHaveAttribute('href', '/admin/queue');
+    expect(messages).toHaveTextContent(
+      'Listed only because a contact message about the order waits for an answer.',
+    );
+    expect(screen.getByTestId('home-queue-message')).toHaveTextContent('3');
     // The navigation counts them all.
     expect(
-      screen.getByRole('link', { name: 'Needs a person, orders waiting: 7' }),
+      screen.getByRole('link', { name: 'Needs a person, orders waiting: 10' }),
     ).toBeInTheDocument();
 
     const stats = await screen.findByRole('region', { name: 'Last 30 days' });
@@ -85,7 +92,7 @@ describe('the home page', () => {
     expect(within(stats).queryByRole('table')).not.toBeInTheDocument();
     // Every count of an empty queue is 0.
     const queue = screen.getByRole('region', { name: 'Needs a person' });
-    expect(within(queue).getAllByRole('link')).toHaveLength(3);
+    expect(within(queue).getAllByRole('link')).toHaveLength(4);
     expect(screen.getByTestId('home-queue-emergency')).toHaveTextContent('0');
   });
 

@@ -26,7 +26,7 @@ import { cn } from '@/lib/utils';
 import { useQueue } from '../api/get-queue';
 import { useStats } from '../api/get-stats';
 import { formatDuration, formatShare } from '../lib/figures';
-import { type ConsoleMe, type Queue, QUEUE_REASONS, type Stats } from '../types';
+import { type ConsoleMe, countOf, type Queue, QUEUE_REASONS, type Stats } from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
 import { useReasonTexts } from './queue-page';
@@ -76,7 +76,7 @@ function QueueCards({ queue }: { queue: Queue }) {
   const { t, i18n } = useTranslation();
   const explain = useReasonTexts(queue);
   return (
-    <ul className="grid gap-4 sm:grid-cols-3">
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       {QUEUE_REASONS.map((reason) => (
         <li key={reason}>
           <Link
@@ -93,7 +93,7 @@ function QueueCards({ queue }: { queue: Queue }) {
               className="mt-1 block text-2xl font-bold text-slate-900 tabular-nums"
               data-testid={`home-queue-${reason}`}
             >
-              {formatNumber(queue.counts[reason], i18n.language)}
+              {formatNumber(countOf(queue.counts, reason), i18n.language)}
             </span>{' '}
             <span className="mt-1 block text-xs text-slate-600">{explain[reason]}</span>
           </Link>

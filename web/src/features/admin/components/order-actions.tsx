@@ -106,22 +106,24 @@ function RefundForm({ order, onClose }: { order: OrderDetail; onClose: () => voi
     setErrors(found);
     if (found.reason || found.address) return;
     const tag = values.tag.trim();
-    refund.mutate(
-      {
+    // The promise rather than `mutate`'s callbacks: the refund takes its own button away (the
+    // order, read again, may no longer be refunded) before its answer is handled, and the
+    // toast must still show.
+    refund
+      .mutateAsync({
         reason,
         ...(needsAddress ? { address, ...(tag ? { tag } : {}) } : {}),
         idempotencyKey: key.current(),
-      },
-      {
-        onSuccess: () => {
-          notify(t('admin.refund.done'), {
-            description: t('admin.refund.doneText', { id: order.id }),
-            variant: 'success',
-          });
-          onClose();
-        },
-      },
-    );
+      })
+      .then(() => {
+        notify(t('admin.refund.done'), {
+          description: t('admin.refund.doneText', { id: order.id }),
+          variant: 'success',
+        });
+        onClose();
+      })
+      // Shown in the form, from `refund.error`.
+      .catch(() => {});
   };
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
@@ -211,18 +213,19 @@ function RefundAddressForm({ order, onClose }: { order: OrderDetail; onClose: ()
     setErrors(found);
     if (found.reason || found.address) return;
     const tag = values.tag.trim();
-    save.mutate(
-      { reason, address, ...(tag ? { tag } : {}), idempotencyKey: key.current() },
-      {
-        onSuccess: () => {
-          notify(t('admin.refundAddress.done'), {
-            description: t('admin.refundAddress.doneText', { id: order.id }),
-            variant: 'success',
-          });
-          onClose();
-        },
-      },
-    );
+    // As the refund: the order read again may no longer offer this act, and the toast must
+    // still show.
+    save
+      .mutateAsync({ reason, address, ...(tag ? { tag } : {}), idempotencyKey: key.current() })
+      .then(() => {
+        notify(t('admin.refundAddress.done'), {
+          description: t('admin.refundAddress.doneText', { id: order.id }),
+          variant: 'success',
+        });
+        onClose();
+      })
+      // Shown in the form, from `save.error`.
+      .catch(() => {});
   };
   return (
     <form noValidate onSubmit={submit} className="space-y-4">

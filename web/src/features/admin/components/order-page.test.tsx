@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { json } from '@/test/fake-api';
 
 import type { OrderView } from '../types';
-import { fakeConsole, fakeOrder, operator, renderConsole } from '../test-support';
+import { fakeConsole, fakeMessage, fakeOrder, operator, renderConsole } from '../test-support';
 
 const ORDER = '/api/admin/orders/ABCDEFGHJKLMNPQR';
 
@@ -38,6 +38,102 @@ async function openRefund() {
 }
 
 describe('the order page', () => {
+  it('keeps the refund toast when the refund takes its own button away', async () => {
+    let refunded = false;
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(
+          200,
+          refunded
+            ? view({
+                order: fakeOrder({ emergency_choice: 'REFUND' }),
+                actions: ['note', 'refund_address'],
+              })
+            : view(),
+        ),
+      [`POST ${ORDER}/refund`]: () => {
+        refunded = true;
+        return json(200, { audit_id: 9 });
+      },
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Asked' } });
+    fireEvent.change(within(dialog).getByLabelText('Refund address (BTC)'), {
+      target: { value: 'bc1qrefund000000000000000000000000000' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByText('Refund requested')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Refund order ABCDEFGHJKLMNPQR' })).toBeNull(),
+    );
+    // The order read again offers no refund any more.
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Refund' })).not.toBeInTheDocument(),
+    );
+    expect(api.callsTo(`POST ${ORDER}/refund`)).toHaveLength(1);
+  });
+
+  it('keeps the refund address toast when the act takes its own button away', async () => {
+    let saved = false;
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () =>
+        json(200, view({ actions: saved ? ['note'] : ['note', 'refund_address'] })),
+      [`PUT ${ORDER}/refund-address`]: () => {
+        saved = true;
+        return json(200, { order: fakeOrder() });
+      },
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    fireEvent.click(await screen.findByRole('button', { name: 'Set refund address' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Set the refund address of order ABCDEFGHJKLMNPQR',
+    });
+    fireEvent.change(within(dialog).getByLabelText('Refund address (BTC)'), {
+      target: { value: 'bc1qrefund000000000000000000000000000' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Asked' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save refund address' }));
+    expect(await screen.findByText('Refund address saved')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Set refund address' })).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the contact messages linked to the order, answered or not', async () => {
+    const api = fakeConsole(operator({ role: 'support' }), {
+      [`GET ${ORDER}`]: () => json(200, view({ actions: ['note'] })),
+      'GET /api/admin/contact-messages': () =>
+        json(200, [
+          fakeMessage({ order_id: 'ABCDEFGHJKLMNPQR' }),
+          fakeMessage({
+            id: 'msg_0',
+            subject: 'Earlier question',
+            order_id: 'ABCDEFGHJKLMNPQR',
+            answered_at: 1_795_400_900,
+            answered_by: 'user:u1',
+          }),
+        ]),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const section = await screen.findByRole('region', { name: 'Messages' });
+    expect(within(section).getByRole('heading', { name: 'Where is my refund?' })).toBeVisible();
+    expect(within(section).getByRole('heading', { name: 'Earlier question' })).toBeVisible();
+    expect(within(section).getByRole('button', { name: /^Open again/ })).toBeInTheDocument();
+    const query = new URL(api.callsTo('GET /api/admin/contact-messages')[0]?.url ?? '', 'http://x')
+      .searchParams;
+    expect(Object.fromEntries(query)).toEqual({ order_id: 'ABCDEFGHJKLMNPQR', limit: '50' });
+  });
+
+  it('shows no messages section when no message is linked to the order', async () => {
+    const api = fakeConsole(operator(), { [`GET ${ORDER}`]: () => json(200, view()) });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    expect(await screen.findByRole('region', { name: 'Timeline' })).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('GET /api/admin/contact-messages')).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'Messages' })).not.toBeInTheDocument();
+  });
+
   it('shows the summary and the timeline in time order, with who did what', async () => {
     fakeConsole(operator(), { [`GET ${ORDER}`]: () => json(200, view()) });
     await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');

@@ -1,5 +1,6 @@
-// One order as the back office sees it: its summary, its transactions, its timeline (status
-// events and operators' acts, in time order), a note, and the acts this operator may do now.
+// One order as the back office sees it: its summary, its transactions, the contact messages
+// about it (if any), its timeline (status events and operators' acts, in time order), a note,
+// and the acts this operator may do now.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -15,6 +16,7 @@ import { ApiError } from '@/lib/api-client';
 import { formatAmount, formatTime } from '@/lib/format';
 import { isOrderStatus } from '@/lib/order-status';
 
+import { useMessages } from '../api/contact-messages';
 import { useOrder } from '../api/get-order';
 import { auditActionName } from '../lib/audit-actions';
 import { isRole } from '../lib/roles';
@@ -27,6 +29,7 @@ import {
 } from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
+import { MessageList } from './messages-page';
 import {
   CancelAction,
   NoteForm,
@@ -57,6 +60,7 @@ export function OrderPage() {
         <div className="space-y-6 lg:col-span-2">
           <Summary order={order} />
           <Transactions order={order} />
+          <OrderMessages orderId={order.id} />
           <Timeline items={timeline} />
         </div>
         <div className="space-y-6">
@@ -106,6 +110,22 @@ function Acts({ order, actions }: { order: OrderDetail; actions: OrderAction[] }
         </div>
       ) : (
         <p className="text-sm text-slate-700">{t('admin.order.noActions')}</p>
+      )}
+    </Section>
+  );
+}
+
+/** The contact messages linked to the order, answered or not; nothing when there are none. */
+function OrderMessages({ orderId }: { orderId: string }) {
+  const { t } = useTranslation();
+  const messages = useMessages({ filter: 'all', orderId });
+  if (messages.isPending || (messages.isSuccess && messages.data.length === 0)) return null;
+  return (
+    <Section title={t('admin.order.messages')}>
+      {messages.isError ? (
+        <ConsoleError error={messages.error} what={t('admin.order.messagesError')} />
+      ) : (
+        <MessageList messages={messages.data} />
       )}
     </Section>
   );

@@ -16,9 +16,13 @@ describe('the queue page', () => {
         json(
           200,
           fakeQueue({
-            counts: { emergency: 1, stuck: 1, failed: 1 },
+            counts: { emergency: 1, stuck: 1, failed: 1, messages: 1 },
             orders: [
-              queueRow({ id: 'EMERGENCY0000000', waiting_since: HOURS_AGO(5) }),
+              queueRow({
+                id: 'EMERGENCY0000000',
+                open_message: true,
+                waiting_since: HOURS_AGO(5),
+              }),
               queueRow({
                 id: 'STUCK00000000000',
                 status: 'SENDING',
@@ -33,6 +37,14 @@ describe('the queue page', () => {
                 emergency_reason: null,
                 waiting_since: HOURS_AGO(1),
               }),
+              queueRow({
+                id: 'MESSAGE000000000',
+                status: 'COMPLETED',
+                reason: 'message',
+                open_message: true,
+                emergency_reason: null,
+                waiting_since: HOURS_AGO(0.5),
+              }),
             ],
           }),
         ),
@@ -45,9 +57,9 @@ describe('the queue page', () => {
       name: 'Orders that need a person, the longest waiting first',
     });
     const [, ...rows] = within(table).getAllByRole('row');
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
 
-    const [emergency, stuck, failed] = rows.map((row) => within(row));
+    const [emergency, stuck, failed, message] = rows.map((row) => within(row));
     expect(emergency?.getByRole('link', { name: 'EMERGENCY0000000' })).toHaveAttribute(
       'href',
       '/admin/orders/EMERGENCY0000000',
@@ -69,6 +81,17 @@ describe('the queue page', () => {
     // The reason and the status both say "Failed".
     expect(failed?.getAllByText('Failed')).toHaveLength(2);
     expect(failed?.getByText('1 hour ago')).toBeInTheDocument();
+    expect(failed?.queryByText('Message waiting')).not.toBeInTheDocument();
+
+    // A message waits about the order in EMERGENCY, and about the one listed only for it.
+    expect(emergency?.getByText('Message waiting')).toBeInTheDocument();
+    expect(message?.getByRole('link', { name: 'MESSAGE000000000' })).toHaveAttribute(
+      'href',
+      '/admin/orders/MESSAGE000000000',
+    );
+    expect(message?.getByText('Unanswered message')).toBeInTheDocument();
+    expect(message?.getByText('Message waiting')).toBeInTheDocument();
+    expect(message?.getByText('30 minutes ago')).toBeInTheDocument();
 
     // The counts, with the server's thresholds in words.
     expect(screen.getByTestId('queue-count-emergency')).toHaveTextContent('1');
@@ -76,6 +99,12 @@ describe('the queue page', () => {
       screen.getByText('Confirming, exchanging or sending, with no change for 2 hr or more.'),
     ).toBeInTheDocument();
     expect(screen.getByText('Failed within the last 7 days.')).toBeInTheDocument();
+    expect(screen.getByTestId('queue-count-message')).toHaveTextContent('1');
+    expect(
+      screen.getByText(
+        'Listed only because a contact message about the order waits for an answer.',
+      ),
+    ).toBeInTheDocument();
     expect(new URL(api.callsTo('GET /api/admin/queue')[0]?.url ?? '', 'http://x').search).toBe(
       '?limit=100',
     );
@@ -95,7 +124,7 @@ describe('the queue page', () => {
         json(
           200,
           fakeQueue({
-            counts: { emergency: 150, stuck: 0, failed: 0 },
+            counts: { emergency: 150, stuck: 0, failed: 0, messages: 0 },
             orders: [queueRow({ id: 'FIRST00000000000' }), queueRow({ id: 'SECOND0000000000' })],
           }),
         ),
@@ -117,21 +146,21 @@ describe('the queue page', () => {
   it('shows in the navigation how many orders need a person', async () => {
     fakeConsole(operator(), {
       'GET /api/admin/queue': () =>
-        json(200, fakeQueue({ counts: { emergency: 2, stuck: 1, failed: 0 } })),
+        json(200, fakeQueue({ counts: { emergency: 2, stuck: 1, failed: 0, messages: 2 } })),
     });
     await renderConsole('/admin/orders');
     const nav = await screen.findByRole('navigation', { name: 'Back office' });
     const link = await within(nav).findByRole('link', {
-      name: 'Needs a person, orders waiting: 3',
+      name: 'Needs a person, orders waiting: 5',
     });
     expect(link).toHaveAttribute('href', '/admin/queue');
-    expect(within(link).getByText('3')).toBeVisible();
+    expect(within(link).getByText('5')).toBeVisible();
   });
 
   it('reads the queue as a background call, which keeps neither the console nor its countdown going', async () => {
     const api = fakeConsole(operator(), {
       'GET /api/admin/queue': () =>
-        json(200, fakeQueue({ counts: { emergency: 1, stuck: 0, failed: 0 } })),
+        json(200, fakeQueue({ counts: { emergency: 1, stuck: 0, failed: 0, messages: 0 } })),
     });
     await renderConsole('/admin/queue');
     expect(await screen.findByTestId('queue-count-emergency')).toHaveTextContent('1');

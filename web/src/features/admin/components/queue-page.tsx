@@ -1,6 +1,7 @@
 // "Needs a person": the orders an operator should look at (in EMERGENCY, stuck while moving,
-// or failed lately), the longest waiting first, with how many wait for each reason. Asked again
-// every 30 seconds.
+// failed lately, or with a contact message about them waiting for an answer), the longest
+// waiting first, with how many wait for each reason, and a mark on those with a message
+// waiting. Asked again every 30 seconds.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -23,11 +24,13 @@ import { formatAmount, formatNumber, formatTime } from '@/lib/format';
 import { QUEUE_REFRESH_MS, useQueue } from '../api/get-queue';
 import { formatAgo, formatDuration, formatSpan } from '../lib/figures';
 import {
+  countOf,
   EMERGENCY_REASONS,
   type Queue,
   QUEUE_REASONS,
   type QueueReason,
   type QueueRow,
+  totalOf,
 } from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
@@ -36,6 +39,7 @@ const REASON_TONES: Record<QueueReason, BadgeTone> = {
   emergency: 'warning',
   stuck: 'info',
   failed: 'danger',
+  message: 'neutral',
 };
 
 /** What each reason means, with the server's thresholds. */
@@ -49,6 +53,7 @@ export function useReasonTexts(queue: Queue): Record<QueueReason, string> {
     failed: t('admin.queue.explain.failed', {
       duration: formatSpan(queue.failed_within_seconds, 'day', i18n.language),
     }),
+    message: t('admin.queue.explain.message'),
   };
 }
 
@@ -81,15 +86,15 @@ export function QueuePage() {
 function QueueBody({ queue, at }: { queue: Queue; at: number }) {
   const { t, i18n } = useTranslation();
   const explain = useReasonTexts(queue);
-  const total = QUEUE_REASONS.reduce((sum, reason) => sum + queue.counts[reason], 0);
+  const total = totalOf(queue.counts);
   return (
     <>
-      <dl className="grid gap-4 sm:grid-cols-3">
+      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {QUEUE_REASONS.map((reason) => (
           <Stat
             key={reason}
             label={t(`admin.queue.reasons.${reason}`)}
-            value={formatNumber(queue.counts[reason], i18n.language)}
+            value={formatNumber(countOf(queue.counts, reason), i18n.language)}
             hint={explain[reason]}
             testId={`queue-count-${reason}`}
           />
@@ -170,7 +175,8 @@ function QueueTable({ orders, at }: { orders: QueueRow[]; at: number }) {
   );
 }
 
-/** The reason in words and, for an order in EMERGENCY, what went wrong with the deposit. */
+/** The reason in words; for an order in EMERGENCY, what went wrong with the deposit; and
+ * whether a contact message about it waits for an answer. */
 function Why({ order }: { order: QueueRow }) {
   const { t } = useTranslation();
   const known = QUEUE_REASONS.find((r) => r === order.reason);
@@ -182,6 +188,11 @@ function Why({ order }: { order: QueueRow }) {
       ) : (
         <Badge>{order.reason}</Badge>
       )}
+      {order.open_message ? (
+        <Badge tone="info" size="sm" className="ml-1" data-testid="queue-message-waiting">
+          {t('admin.queue.messageWaiting')}
+        </Badge>
+      ) : null}
       {order.reason === 'emergency' && order.emergency_reason ? (
         <span className="mt-1 block text-slate-700">
           {emergency ? t(`order.emergency.${emergency}`) : order.emergency_reason}
