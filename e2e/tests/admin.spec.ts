@@ -187,3 +187,44 @@ test('the console is not in the public bundle, not for customers and not for sea
   // A visitor is sent to sign in; the admin API does not exist for them.
   expect((await request.get('/api/admin/orders')).status()).toBe(401);
 });
+
+test('an operator locks a customer account from the console: the customer is signed out and cannot sign in', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const operator = await makeOperator(request, 'operator');
+  // The customer, signed in in a browser of their own.
+  const customer = await browser.newContext();
+  const customerPage = await customer.newPage();
+  const email = `customer-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const registered = await customerPage.request.post('/api/register', {
+    data: { email, username: email, password: PASSWORD, confirm_password: PASSWORD, full_name: 'Cara Customer' },
+  });
+  expect(registered.status()).toBe(201);
+  rememberSecret(((await registered.json()) as { token: string }).token);
+  expect((await customerPage.request.get('/api/user')).status()).toBe(200);
+
+  await page.goto('/admin/users');
+  await expect(page).toHaveURL(/\/signin/);
+  await signInWithCode(page, operator.email, operator.secret);
+  await expect(page.getByRole('heading', { name: en('admin.users.title') })).toBeVisible();
+  await page.getByLabel(en('admin.users.search')).fill(email);
+  await page.getByRole('button', { name: en('admin.users.submit') }).click();
+  await page.getByRole('table').getByRole('link', { name: email }).click();
+  await expect(page.getByRole('heading', { name: new RegExp(email) })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await page.getByRole('button', { name: en('admin.lockUser.open') }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(en('admin.act.reason')).fill('The customer reports a stolen password');
+  await dialog.getByRole('button', { name: en('admin.lockUser.submit') }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: en('admin.lockUser.done') })).toBeVisible();
+  await expect(page.getByText(en('admin.users.locked')).first()).toBeVisible();
+
+  // The customer's session is gone, and the password opens none.
+  expect((await customerPage.request.get('/api/user')).status()).toBe(401);
+  const again = await customerPage.request.post('/api/login', { data: { username: email, password: PASSWORD } });
+  expect(again.status()).toBe(403);
+  await customer.close();
+});
