@@ -13,7 +13,7 @@ use crate::domain::order::{EmergencyChoice, OrderStatus};
 use crate::http::AppState;
 use crate::http::error::ApiError;
 use crate::http::extract::{ApiJson, ApiQuery};
-use crate::store::{AuditFilter, OrderRecord, OrderSearch};
+use crate::store::{AuditFilter, AuditRecord, OrderEventRecord, OrderRecord, OrderSearch};
 
 /// Longest page of a search.
 const ORDERS_PAGE_LIMIT: i64 = 100;
@@ -195,32 +195,63 @@ pub(super) async fn get_order(
             ..AuditFilter::default()
         })
         .await?;
-    let mut timeline: Vec<(i64, i64, i64, Value)> = events
-        .iter()
-        .map(|event| {
-            let item = json!({
-                "kind": "event", "at": event.created_at, "status": event.status,
-                "detail": event.detail,
-            });
-            (event.created_at, 1, event.id, item)
-        })
-        .chain(acts.iter().map(|act| {
-            let e = &act.entry;
-            let item = json!({
-                "kind": "audit", "at": e.at, "id": act.id, "action": e.action,
-                "actor": e.actor, "actor_email": e.actor_email, "actor_role": e.actor_role,
-                "reason": e.reason,
-            });
-            (e.at, 0, act.id, item)
-        }))
-        .collect();
-    // An act comes before the status event it caused in the same second.
-    timeline.sort_by_key(|(at, kind, id, _)| (*at, *kind, *id));
+    let timeline = merge_timeline(&events, &acts);
     Ok(Json(json!({
         "order": order_detail(&state, &order).await?,
-        "timeline": timeline.into_iter().map(|(.., item)| item).collect::<Vec<_>>(),
+        "timeline": timeline,
         "actions": actions(&order, call.role(), crate::now_unix()),
     })))
+}
+
+/// The order's status events and operators' acts in the order they happened. Times have
+/// seconds only, so within one second an act goes after the event that brought the order to
+/// the status it found (its `before`), and before the events it caused.
+fn merge_timeline(events: &[OrderEventRecord], acts: &[AuditRecord]) -> Vec<Value> {
+    let mut acts: Vec<&AuditRecord> = acts.iter().collect();
+    acts.sort_by_key(|act| act.id);
+    // For each act, how many events come before it.
+    let place = |act: &AuditRecord| {
+        let at = act.entry.at;
+        let earlier = events.iter().filter(|e| e.created_at < at).count();
+        let found = act.entry.before.as_ref().and_then(|b| b["status"].as_str());
+        let after_found = found.and_then(|status| {
+            events
+                .iter()
+                .rposition(|e| e.created_at == at && e.status == status)
+                .map(|i| i + 1)
+        });
+        earlier.max(after_found.unwrap_or(0))
+    };
+    // Acts keep their own order: none goes before an earlier one.
+    let mut latest = 0;
+    let placed: Vec<(usize, &AuditRecord)> = acts
+        .into_iter()
+        .map(|act| {
+            latest = latest.max(place(act));
+            (latest, act)
+        })
+        .collect();
+    let act_item = |act: &AuditRecord| {
+        let e = &act.entry;
+        json!({
+            "kind": "audit", "at": e.at, "id": act.id, "action": e.action,
+            "actor": e.actor, "actor_email": e.actor_email, "actor_role": e.actor_role,
+            "reason": e.reason,
+        })
+    };
+    let mut timeline = Vec::with_capacity(events.len() + placed.len());
+    let mut next_act = placed.iter().peekable();
+    for (index, event) in events.iter().enumerate() {
+        while let Some((_, act)) = next_act.next_if(|(slot, _)| *slot <= index) {
+            timeline.push(act_item(act));
+        }
+        timeline.push(json!({
+            "kind": "event", "at": event.created_at, "status": event.status,
+            "detail": event.detail,
+        }));
+    }
+    timeline.extend(next_act.map(|(_, act)| act_item(act)));
+    timeline
 }
 
 #[derive(Deserialize, Serialize)]
@@ -404,6 +435,58 @@ pub(super) async fn cancel_order(
 #[cfg(test)]
 mod tests {
     use super::page_mark;
+
+    #[test]
+    fn an_act_goes_after_the_event_it_found_and_before_the_one_it_caused() {
+        use crate::store::{AuditEntry, AuditRecord, OrderEventRecord};
+        let event = |id, status: &str, at| OrderEventRecord {
+            id,
+            order_id: "o".into(),
+            status: status.into(),
+            detail: None,
+            created_at: at,
+        };
+        let act = |id, action: &str, before: Option<&str>, at| AuditRecord {
+            id,
+            entry: AuditEntry {
+                at,
+                action: action.into(),
+                before: before.map(|s| serde_json::json!({ "status": s })),
+                ..AuditEntry::default()
+            },
+        };
+        let events = [
+            event(1, "NEW", 100),
+            event(2, "EMERGENCY", 100),
+            event(3, "REFUNDED", 130),
+        ];
+        let acts = [
+            act(8, "order.refund", Some("EMERGENCY"), 120),
+            act(7, "order.deposit", Some("NEW"), 100),
+            act(9, "order.note", None, 140),
+        ];
+        let names: Vec<String> = super::merge_timeline(&events, &acts)
+            .iter()
+            .map(|item| {
+                item["status"]
+                    .as_str()
+                    .or(item["action"].as_str())
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "NEW",
+                "order.deposit",
+                "EMERGENCY",
+                "order.refund",
+                "REFUNDED",
+                "order.note"
+            ]
+        );
+    }
 
     #[test]
     fn a_page_mark_is_the_time_and_id_of_the_last_order() {
