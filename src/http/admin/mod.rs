@@ -135,6 +135,9 @@ fn same_secret(given: &str, expected: &str) -> bool {
     constant_time_eq(&Sha256::digest(given), &Sha256::digest(expected))
 }
 
+/// Longest reason an operator gives for an act.
+const REASON_LIMIT: usize = 500;
+
 /// How long a request with a used `Idempotency-Key` is answered as a retry of the first.
 const KEY_REPLAY_SECONDS: i64 = 86_400;
 
@@ -287,6 +290,22 @@ impl<R> AdminCall<R> {
             request_hash: Some(hex::encode(hash)),
             ..AuditEntry::new(&self.actor, action, subject, crate::now_unix())
         }
+    }
+
+    /// [`Self::audit`] for an act that must say why: `reason` is required (trimmed, at most
+    /// [`REASON_LIMIT`] characters) and kept in the entry.
+    pub(super) fn audit_because(
+        &self,
+        action: &str,
+        subject: (&str, &str),
+        request: &impl Serialize,
+        reason: &str,
+    ) -> Result<AuditEntry, ApiError> {
+        let reason = orders::required_text(reason, "Give a reason", REASON_LIMIT)?;
+        Ok(AuditEntry {
+            reason: Some(reason),
+            ..self.audit(action, subject, request)
+        })
     }
 
     /// Carries out `act` once per `Idempotency-Key`: a retry (the same key and request) gets
@@ -717,7 +736,11 @@ async fn close_payout(
     let mut audit = call.audit("payout.close", ("payout", &id), &body);
     audit.reason = match body.reason.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(reason) => Some(orders::required_text(reason, "Give a reason", 500)?),
+        Some(reason) => Some(orders::required_text(
+            reason,
+            "Give a reason",
+            REASON_LIMIT,
+        )?),
     };
     call.once(&state, &audit, async {
         let audit_id = state

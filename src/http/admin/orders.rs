@@ -19,8 +19,6 @@ use crate::store::{AuditFilter, AuditRecord, OrderEventRecord, OrderRecord, Orde
 const ORDERS_PAGE_LIMIT: i64 = 100;
 /// Longest note.
 const NOTE_LIMIT: usize = 2000;
-/// Longest reason for an act.
-const REASON_LIMIT: usize = 500;
 /// Longest search term: longer than any id, address, hash or e-mail.
 pub(super) const QUERY_LIMIT: usize = 256;
 /// How many operators' acts an order's timeline shows (newest).
@@ -294,9 +292,7 @@ pub(super) async fn refund_order(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<RefundRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
-    let mut audit = call.audit("order.refund", ("order", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because("order.refund", ("order", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let order = state.orders.find(&id).await?;
         // The customer's own address is never replaced in passing: a correction is an act of
@@ -360,9 +356,7 @@ pub(super) async fn set_refund_address(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<RefundAddressRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
-    let mut audit = call.audit("order.refund_address", ("order", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because("order.refund_address", ("order", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let order = state.orders.find(&id).await?;
         let order = state
@@ -394,9 +388,7 @@ pub(super) async fn retry_order(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ReasonRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
-    let mut audit = call.audit("order.retry", ("order", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because("order.retry", ("order", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let order = state.orders.find(&id).await?;
         let order = state
@@ -417,9 +409,7 @@ pub(super) async fn cancel_order(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ReasonRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
-    let mut audit = call.audit("order.cancel", ("order", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because("order.cancel", ("order", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let order = state
             .orders

@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::orders::{QUERY_LIMIT, order_row, required_text};
+use super::orders::{QUERY_LIMIT, order_row};
 use super::{AdminCall, Operator, Support};
 use crate::domain::operator::{Actor, Role};
 use crate::http::AppState;
@@ -19,8 +19,6 @@ use crate::store::{LockChange, UserRecord};
 const USERS_PAGE_LIMIT: i64 = 100;
 /// How many of an account's orders its page lists (newest).
 const USER_ORDERS: i64 = 50;
-/// Longest reason for an act.
-const REASON_LIMIT: usize = 500;
 
 #[derive(Deserialize)]
 pub(super) struct UsersQuery {
@@ -147,10 +145,8 @@ async fn lock_or_unlock(
     body: ReasonRequest,
     lock: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
     let action = if lock { "user.lock" } else { "user.unlock" };
-    let mut audit = call.audit(action, ("user", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because(action, ("user", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let user = found_user(&state, &id).await?;
         may_act_on(&call, &user)?;
@@ -201,9 +197,7 @@ pub(super) async fn sign_out_user(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ReasonRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let reason = required_text(&body.reason, "Give a reason", REASON_LIMIT)?;
-    let mut audit = call.audit("user.sign_out", ("user", &id), &body);
-    audit.reason = Some(reason);
+    let audit = call.audit_because("user.sign_out", ("user", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
         let user = found_user(&state, &id).await?;
         may_act_on(&call, &user)?;
