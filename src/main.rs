@@ -499,11 +499,13 @@ async fn currency(config: Config, command: CurrencyCommand) -> anyhow::Result<()
         .await?
         .into_iter()
         .find(|o| o.code == currency.code);
+    let current = current.unwrap_or_default();
     let value = CurrencyOverride {
         code: currency.code.clone(),
-        send_enabled: send.or(current.as_ref().and_then(|c| c.send_enabled)),
-        recv_enabled: recv.or(current.as_ref().and_then(|c| c.recv_enabled)),
+        send_enabled: send.or(current.send_enabled),
+        recv_enabled: recv.or(current.recv_enabled),
         updated_at: ferry::now_unix(),
+        ..current
     };
     let audit = cli_audit("currency.set", ("currency", &value.code));
     store.set_currency_override(&value, &audit).await?;

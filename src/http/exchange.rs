@@ -152,6 +152,9 @@ pub(crate) struct WireSide {
     usd: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     btc: Option<String>,
+    /// The operator's message while the currency is in maintenance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    maintenance: Option<String>,
 }
 
 impl WireSide {
@@ -167,6 +170,7 @@ impl WireSide {
             rate: to_wire(side.rate),
             usd: format!("{:.2}", side.usd),
             btc,
+            maintenance: side.maintenance.clone(),
         }
     }
 }

@@ -69,6 +69,8 @@ pub struct QuoteSide {
     pub rate: Decimal,
     /// USD value of `amount`.
     pub usd: Decimal,
+    /// The operator's message while this currency is in maintenance.
+    pub maintenance: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -129,10 +131,12 @@ impl QuoteService<'_> {
             (None, Direction::From) => (amount, Decimal::ZERO),
             (None, Direction::To) => (Decimal::ZERO, amount),
         };
-        let to_min =
-            fees::quote(input(Direction::From, market.min_from)).map_or(Decimal::ZERO, |q| q.to);
+        let (min_from, max_from) =
+            self.switches
+                .send_limits(&from.code, market.min_from, market.max_from);
+        let to_min = fees::quote(input(Direction::From, min_from)).map_or(Decimal::ZERO, |q| q.to);
         let to_max_by_limit =
-            fees::quote(input(Direction::From, market.max_from)).map_or(Decimal::ZERO, |q| q.to);
+            fees::quote(input(Direction::From, max_from)).map_or(Decimal::ZERO, |q| q.to);
         let to_max = to_max_by_limit.min(market.reserve_to);
 
         let mut issues = Vec::new();
@@ -149,9 +153,9 @@ impl QuoteService<'_> {
         {
             issues.push(QuoteIssue::PairUnavailable);
         }
-        if amounts.is_none() || from_amount < market.min_from {
+        if amounts.is_none() || from_amount < min_from {
             issues.push(QuoteIssue::LimitMin);
-        } else if from_amount > market.max_from {
+        } else if from_amount > max_from {
             issues.push(QuoteIssue::LimitMax);
             issues.push(match request.direction {
                 Direction::From => QuoteIssue::FromAmountExceedsMax,
@@ -178,10 +182,14 @@ impl QuoteService<'_> {
             from: QuoteSide {
                 currency: from,
                 amount: from_amount,
-                min: market.min_from,
-                max: market.max_from,
+                min: min_from,
+                max: max_from,
                 rate: round_down(effective, 10),
                 usd: from_usd_value.round_dp(2),
+                maintenance: from_state
+                    .deposit_maintenance
+                    .then(|| self.switches.maintenance_notice(&from.code))
+                    .flatten(),
             },
             to: QuoteSide {
                 currency: to,
@@ -194,6 +202,10 @@ impl QuoteService<'_> {
                     round_down(Decimal::ONE / effective, 10)
                 },
                 usd: (to_amount * market.to_usd).round_dp(2),
+                maintenance: to_state
+                    .payout_maintenance
+                    .then(|| self.switches.maintenance_notice(&to.code))
+                    .flatten(),
             },
             from_btc: if btc_usd.is_zero() {
                 Decimal::ZERO

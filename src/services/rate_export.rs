@@ -282,12 +282,15 @@ impl RateExport {
                 continue;
             };
             let out = round_down(market.rate * keep, to.precision);
+            let (min_from, max_from) =
+                self.switches
+                    .send_limits(&from.code, market.min_from, market.max_from);
             // Only pairs that can be traded: a reserve, limits that leave room, and a smallest
             // order that pays out more than the network fee.
-            let smallest_payout = market.min_from * out - market.network_fee_to;
+            let smallest_payout = min_from * out - market.network_fee_to;
             if market.reserve_to <= Decimal::ZERO
                 || out <= Decimal::ZERO
-                || market.min_from > market.max_from
+                || min_from > max_from
                 || smallest_payout <= Decimal::ZERO
             {
                 continue;
@@ -305,8 +308,8 @@ impl RateExport {
                  <tofee>{} {to}</tofee>{param}</item>",
                 to_wire(out),
                 to_wire(round_down(market.reserve_to, to.precision)),
-                to_wire(market.min_from),
-                to_wire(market.max_from),
+                to_wire(min_from),
+                to_wire(max_from),
                 to_wire(market.network_fee_to),
                 from = from.code,
                 to = to.code,

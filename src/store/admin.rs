@@ -12,6 +12,7 @@ use sqlx::any::AnyRow;
 
 use super::accounts::{USER_COLUMNS, user_from_row};
 use super::orders::{ORDER_COLUMNS, orders_from_rows};
+use super::partners::{ApiKeyRecord, KEY_COLUMNS, key_from_row};
 use super::sql::{MESSAGE_COLUMNS, SqlStore, message_from_row};
 use super::{ContactMessage, OrderRecord, StoreError, UserRecord};
 use crate::domain::operator::{Actor, Role};
@@ -196,6 +197,16 @@ pub enum LockChange {
 
 /// What changing an operator's role did.
 #[derive(Debug, Clone, PartialEq)]
+pub enum KeyRevoke {
+    Done {
+        key: Box<ApiKeyRecord>,
+        audit_id: i64,
+    },
+    NoSuchKey,
+    AlreadyRevoked,
+}
+
+#[derive(Debug)]
 pub enum RoleChange {
     /// Changed (or confirmed): the user as they now are, and the audit entry's id.
     Changed {
@@ -293,6 +304,22 @@ pub trait AdminStore: Send + Sync {
         &self,
         order_ids: &[String],
     ) -> Result<Vec<String>, StoreError>;
+
+    /// Partner API keys with their owner's e-mail, the most recently used first (never used: by
+    /// creation); `revoked`: only revoked keys (`true`) or only active ones (`false`).
+    async fn api_keys_page(
+        &self,
+        revoked: Option<bool>,
+        limit: i64,
+    ) -> Result<Vec<(ApiKeyRecord, Option<String>)>, StoreError>;
+
+    /// Revokes one partner key with its audit entry.
+    async fn revoke_key(
+        &self,
+        id: &str,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<KeyRevoke, StoreError>;
 
     /// The entry an earlier request of `actor` with the `Idempotency-Key` `key` wrote.
     async fn audit_by_request(
@@ -830,6 +857,75 @@ impl AdminStore for SqlStore {
         Ok(LockChange::Done {
             user: Box::new(user),
             keys_revoked,
+            audit_id,
+        })
+    }
+
+    async fn api_keys_page(
+        &self,
+        revoked: Option<bool>,
+        limit: i64,
+    ) -> Result<Vec<(ApiKeyRecord, Option<String>)>, StoreError> {
+        let which = match revoked {
+            None => "",
+            Some(true) => "WHERE k.revoked_at IS NOT NULL",
+            Some(false) => "WHERE k.revoked_at IS NULL",
+        };
+        let columns = KEY_COLUMNS
+            .split(", ")
+            .map(|c| format!("k.{}", c.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rows = sqlx::query(&format!(
+            "SELECT {columns}, u.email AS owner_email FROM api_keys k \
+             LEFT JOIN users u ON u.id = k.user_id {which} \
+             ORDER BY COALESCE(k.last_used_at, k.created_at) DESC, k.id LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| Ok((key_from_row(row)?, row.try_get("owner_email")?)))
+            .collect()
+    }
+
+    async fn revoke_key(
+        &self,
+        id: &str,
+        now: i64,
+        audit: &AuditEntry,
+    ) -> Result<KeyRevoke, StoreError> {
+        let _turn = self.write_turn().await;
+        let mut tx = self.pool().begin().await?;
+        // The write is the check: of two revocations at once, one changes the row.
+        let revoked =
+            sqlx::query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+                .bind(id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        let found = sqlx::query(&format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(key) = found.as_ref().map(key_from_row).transpose()? else {
+            return Ok(KeyRevoke::NoSuchKey);
+        };
+        if revoked == 0 {
+            return Ok(KeyRevoke::AlreadyRevoked);
+        }
+        let entry = AuditEntry {
+            subject_kind: "api_key".into(),
+            subject_id: key.id.clone(),
+            before: Some(serde_json::json!({ "revoked_at": null })),
+            after: Some(serde_json::json!({ "revoked_at": key.revoked_at, "owner": key.user_id })),
+            ..audit.clone()
+        };
+        let audit_id = insert_audit(&mut *tx, &entry).await?;
+        tx.commit().await?;
+        Ok(KeyRevoke::Done {
+            key: Box::new(key),
             audit_id,
         })
     }

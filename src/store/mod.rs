@@ -29,8 +29,8 @@ pub use accounts::{
     UserRecord, UserToken,
 };
 pub use admin::{
-    AdminStore, AuditEntry, AuditFilter, AuditRecord, DayStats, LockChange, MessageFilter,
-    OrderSearch, OrderStats, Percentiles, QueueCounts, QueueSearch, RoleChange,
+    AdminStore, AuditEntry, AuditFilter, AuditRecord, DayStats, KeyRevoke, LockChange,
+    MessageFilter, OrderSearch, OrderStats, Percentiles, QueueCounts, QueueSearch, RoleChange,
 };
 pub use partners::{
     ApiKeyRecord, Commission, DeliveryAttempt, PartnerStore, Payout, WebhookDelivery,
@@ -110,13 +110,31 @@ pub struct NewReferralClick {
     pub created_at: i64,
 }
 
-/// The operator's send/receive switch for one currency; `None` leaves the provider's flag.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The operator's say on one currency: send/receive switches (`None` leaves the provider's
+/// flag), maintenance with the message customers see, and the least and most a customer may
+/// send of it on top of the provider's limits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CurrencyOverride {
     pub code: String,
     pub send_enabled: Option<bool>,
     pub recv_enabled: Option<bool>,
+    pub maintenance: Option<String>,
+    pub min_amount: Option<Decimal>,
+    pub max_amount: Option<Decimal>,
     pub updated_at: i64,
+}
+
+impl CurrencyOverride {
+    /// What the audit log keeps of it (before and after a change).
+    pub fn audit_view(&self) -> serde_json::Value {
+        serde_json::json!({
+            "send": self.send_enabled,
+            "recv": self.recv_enabled,
+            "maintenance": self.maintenance,
+            "min": self.min_amount.map(|d| d.normalize().to_string()),
+            "max": self.max_amount.map(|d| d.normalize().to_string()),
+        })
+    }
 }
 
 /// An order as stored, parsed into domain values as it leaves the store: a stored value that

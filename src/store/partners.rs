@@ -156,7 +156,7 @@ pub trait PartnerStore: Send + Sync {
     async fn set_order_email(&self, order_id: &str, email: &str) -> Result<bool, StoreError>;
 }
 
-const KEY_COLUMNS: &str = "id, user_id, name, permission, salt, webhook_url, request_count, \
+pub(super) const KEY_COLUMNS: &str = "id, user_id, name, permission, salt, webhook_url, request_count, \
     last_used_at, created_at, revoked_at";
 
 const DELIVERY_COLUMNS: &str = "id, api_key_id, order_id, order_status, body, created_at, \
@@ -168,7 +168,7 @@ const COMMISSION_COLUMNS: &str = "order_id, partner_user_id, state, volume_usd, 
 const PAYOUT_COLUMNS: &str =
     "id, user_id, amount_usd, currency, address, tag, status, txid, created_at, processed_at";
 
-fn key_from_row(row: &AnyRow) -> Result<ApiKeyRecord, sqlx::Error> {
+pub(super) fn key_from_row(row: &AnyRow) -> Result<ApiKeyRecord, sqlx::Error> {
     Ok(ApiKeyRecord {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -490,9 +490,12 @@ impl PartnerStore for SqlStore {
     ) -> Result<Option<i64>, StoreError> {
         let _turn = self.write_turn().await;
         let mut tx = self.pool().begin().await?;
+        // A locked account's request is held: it may be rejected, not paid.
         let done = sqlx::query(
             "UPDATE affiliate_payouts SET status = $1, txid = $2, processed_at = $3 \
-             WHERE id = $4 AND status = 'requested'",
+             WHERE id = $4 AND status = 'requested' AND ($1 <> 'paid' OR NOT EXISTS \
+                 (SELECT 1 FROM users u WHERE u.id = affiliate_payouts.user_id \
+                  AND u.locked_at IS NOT NULL))",
         )
         .bind(status)
         .bind(txid)

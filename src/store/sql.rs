@@ -6,6 +6,7 @@ use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use rust_decimal::Decimal;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
@@ -182,8 +183,30 @@ fn redact(url: &str) -> String {
 }
 
 /// A currency's switches as the audit log shows them (`null`: the provider's own flag).
-fn switches_view(send: Option<bool>, recv: Option<bool>) -> serde_json::Value {
-    serde_json::json!({ "send": send, "recv": recv })
+const OVERRIDE_COLUMNS: &str =
+    "code, send_enabled, recv_enabled, maintenance_message, min_amount, max_amount, updated_at";
+
+fn override_from_row(row: &AnyRow) -> Result<CurrencyOverride, StoreError> {
+    let switch = |column| -> Result<Option<bool>, sqlx::Error> {
+        Ok(row.try_get::<Option<i64>, _>(column)?.map(|v| v != 0))
+    };
+    let amount = |column| -> Result<Option<Decimal>, StoreError> {
+        row.try_get::<Option<String>, _>(column)?
+            .map(|text| {
+                Decimal::from_str(&text)
+                    .map_err(|_| StoreError::Corrupt(format!("currency_overrides.{column}")))
+            })
+            .transpose()
+    };
+    Ok(CurrencyOverride {
+        code: row.try_get("code")?,
+        send_enabled: switch("send_enabled")?,
+        recv_enabled: switch("recv_enabled")?,
+        maintenance: row.try_get("maintenance_message")?,
+        min_amount: amount("min_amount")?,
+        max_amount: amount("max_amount")?,
+        updated_at: row.try_get("updated_at")?,
+    })
 }
 
 fn flag(value: Option<bool>) -> Option<i64> {
@@ -245,37 +268,30 @@ impl Store for SqlStore {
         .await?;
         let lock = self.row_lock();
         let before = sqlx::query(&format!(
-            "SELECT send_enabled, recv_enabled FROM currency_overrides WHERE code = $1{lock}"
+            "SELECT {OVERRIDE_COLUMNS} FROM currency_overrides WHERE code = $1{lock}"
         ))
         .bind(&value.code)
         .fetch_optional(&mut *tx)
         .await?
-        .map(|row| -> Result<_, sqlx::Error> {
-            let switch = |column| {
-                row.try_get::<Option<i64>, _>(column)
-                    .map(|v| v.map(|v| v != 0))
-            };
-            Ok(switches_view(
-                switch("send_enabled")?,
-                switch("recv_enabled")?,
-            ))
-        })
+        .map(|row| override_from_row(&row))
         .transpose()?;
         let entry = AuditEntry {
-            before,
-            after: Some(switches_view(value.send_enabled, value.recv_enabled)),
+            before: before.as_ref().map(CurrencyOverride::audit_view),
+            after: Some(value.audit_view()),
             ..audit.clone()
         };
         let id = insert_audit(&mut *tx, &entry).await?;
         sqlx::query(
-            "INSERT INTO currency_overrides (code, send_enabled, recv_enabled, updated_at)
-             VALUES ($1, $2, $3, $4)
-             ON CONFLICT (code) DO UPDATE SET send_enabled = excluded.send_enabled,
-                 recv_enabled = excluded.recv_enabled, updated_at = excluded.updated_at",
+            "UPDATE currency_overrides SET send_enabled = $2, recv_enabled = $3,
+                 maintenance_message = $4, min_amount = $5, max_amount = $6, updated_at = $7
+             WHERE code = $1",
         )
         .bind(&value.code)
         .bind(flag(value.send_enabled))
         .bind(flag(value.recv_enabled))
+        .bind(value.maintenance.as_deref())
+        .bind(value.min_amount.map(|d| d.normalize().to_string()))
+        .bind(value.max_amount.map(|d| d.normalize().to_string()))
         .bind(value.updated_at)
         .execute(&mut *tx)
         .await?;
@@ -284,26 +300,12 @@ impl Store for SqlStore {
     }
 
     async fn currency_overrides(&self) -> Result<Vec<CurrencyOverride>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT code, send_enabled, recv_enabled, updated_at
-             FROM currency_overrides ORDER BY code",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {OVERRIDE_COLUMNS} FROM currency_overrides ORDER BY code"
+        ))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(CurrencyOverride {
-                    code: row.try_get("code")?,
-                    send_enabled: row
-                        .try_get::<Option<i64>, _>("send_enabled")?
-                        .map(|v| v != 0),
-                    recv_enabled: row
-                        .try_get::<Option<i64>, _>("recv_enabled")?
-                        .map(|v| v != 0),
-                    updated_at: row.try_get("updated_at")?,
-                })
-            })
-            .collect()
+        rows.iter().map(override_from_row).collect()
     }
 
     async fn insert_order(&self, order: &NewOrderRecord) -> Result<(), StoreError> {

@@ -62,7 +62,10 @@ async fn the_operator_switches_a_currency_off_and_sees_it_listed() {
     let body = json_of(listed).await;
     assert_eq!(
         body,
-        json!([{ "code": "XMR", "send": false, "recv": null, "updated_at": body[0]["updated_at"] }])
+        json!([{
+            "code": "XMR", "send": false, "recv": null, "maintenance": null, "min": null,
+            "max": null, "updated_at": body[0]["updated_at"]
+        }])
     );
 }
 

@@ -152,7 +152,10 @@ async fn every_admin_act_is_audited_with_who_where_and_what_changed(db: Db) {
     assert_eq!(entries[3]["after"]["status"], "resolved");
     assert_eq!(entries[4]["subject_id"], incident_id.as_str());
     assert_eq!(entries[5]["subject_id"], "XMR");
-    assert_eq!(entries[5]["after"], json!({ "send": false, "recv": null }));
+    assert_eq!(
+        entries[5]["after"],
+        json!({ "send": false, "recv": null, "maintenance": null, "min": null, "max": null })
+    );
 
     // Filters and pages.
     let incidents = audit(&app, "?subject_kind=incident").await;

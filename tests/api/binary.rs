@@ -160,7 +160,9 @@ fn the_operator_switches_a_currency_from_the_command_line() {
     }
     assert_eq!(
         entries[0].entry.after,
-        Some(serde_json::json!({ "send": false, "recv": false }))
+        Some(serde_json::json!({
+            "send": false, "recv": false, "maintenance": null, "min": null, "max": null
+        }))
     );
     let unknown = ferry()
         .args(["admin", "currency", "disable-send", "NOPE"])

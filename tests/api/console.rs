@@ -20,10 +20,10 @@ on_both_backends!(
     an_operator_locks_an_account_and_no_sign_in_opens_it_until_unlocked,
 );
 
-const TOKEN: &str = "console-test-token-5d1e";
+pub(crate) const TOKEN: &str = "console-test-token-5d1e";
 const PASSWORD: &str = "Correct1horse";
 
-async fn app_on(db: Db) -> Option<TestApp> {
+pub(crate) async fn app_on(db: Db) -> Option<TestApp> {
     spawn_app_with(db, |c| {
         c.admin_token = Some(TOKEN.into());
         c.sandbox_step_seconds = 0;
@@ -33,7 +33,7 @@ async fn app_on(db: Db) -> Option<TestApp> {
 }
 
 /// A request with a bearer: the admin token or a session token.
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     bearer: &str,
     method: Method,
@@ -87,7 +87,9 @@ async fn with_two_factor(app: &TestApp, email: &str) -> (String, Vec<String>) {
     let token = registered["token"].as_str().expect("registered").to_owned();
     let (_, setup) = call(app, &token, Method::POST, "/api/account/2fa/setup", None).await;
     let secret = setup["secret"].as_str().unwrap();
-    let code = code_at(secret, ferry::now_unix() - 30);
+    // The current step: still within the accepted window if the request crosses into the next
+    // (a code from the step before would fall out of it).
+    let code = code_at(secret, ferry::now_unix());
     let (status, enabled) = call(
         app,
         &token,
@@ -138,7 +140,7 @@ async fn set_role(app: &TestApp, by: &str, email: &str, role: Option<&str>) -> (
 }
 
 /// An operator with `role`, signed in with a code: their session token.
-async fn operator(app: &TestApp, email: &str, role: &str) -> String {
+pub(crate) async fn operator(app: &TestApp, email: &str, role: &str) -> String {
     let (_, recovery) = with_two_factor(app, email).await;
     verified(app, email).await;
     let (status, answer) = set_role(app, TOKEN, email, Some(role)).await;
@@ -478,7 +480,8 @@ async fn the_console_needs_two_factor_and_a_recent_code(db: Db) {
     )
     .await;
     let secret = setup["secret"].as_str().unwrap();
-    let code = code_at(secret, ferry::now_unix());
+    // The next step: the first code's step was claimed and a step is used once.
+    let code = code_at(secret, ferry::now_unix() + 30);
     let (status, on) = call(
         &app,
         &signed_in,
@@ -573,7 +576,7 @@ const ETH_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const BTC_ADDRESS: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
 /// A fixed BTC → ETH order of 0.01 placed by the holder of `session` (or a visitor), and its id.
-async fn fixed_order(app: &TestApp, session: Option<&str>) -> String {
+pub(crate) async fn fixed_order(app: &TestApp, session: Option<&str>) -> String {
     let body = json!({
         "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.01", "toAddress": ETH_ADDRESS,
         "direction": "from", "type": "fixed",
@@ -591,7 +594,7 @@ async fn fixed_order(app: &TestApp, session: Option<&str>) -> String {
 
 /// The sandbox's deposit of `amount` on the order (0.008 of 0.01 puts a fixed order in
 /// EMERGENCY).
-async fn deposit(app: &TestApp, id: &str, amount: &str) {
+pub(crate) async fn deposit(app: &TestApp, id: &str, amount: &str) {
     let body = json!({ "order_id": id, "amount": amount });
     let path = "/api/admin/sandbox/deposit";
     let (status, answer) = call(app, TOKEN, Method::POST, path, Some(&body)).await;
@@ -702,7 +705,7 @@ fn urlencode(text: &str) -> String {
 }
 
 /// A keyed console request, as the console sends its acts.
-async fn act(
+pub(crate) async fn act(
     app: &TestApp,
     bearer: &str,
     path: &str,
@@ -864,7 +867,7 @@ async fn a_support_operator_notes_but_cannot_refund_and_an_operator_refunds_once
 }
 
 /// Puts an order where a test needs it, as time and the worker would have.
-async fn set_order(app: &TestApp, id: &str, status: &str, updated_at: i64) {
+pub(crate) async fn set_order(app: &TestApp, id: &str, status: &str, updated_at: i64) {
     let raw = raw_store(&app.db).await;
     sqlx::query(
         "UPDATE orders SET status = $1, updated_at = $2, next_step_at = NULL WHERE id = $3",
@@ -1023,7 +1026,7 @@ async fn the_queue_lists_what_needs_a_person_and_every_replica_counts_the_same(d
     assert_eq!(open, json!([]));
 }
 
-async fn detail_of(app: &TestApp, bearer: &str, id: &str) -> Value {
+pub(crate) async fn detail_of(app: &TestApp, bearer: &str, id: &str) -> Value {
     let (status, detail) = call(
         app,
         bearer,
@@ -1175,7 +1178,7 @@ async fn a_page_refreshing_itself_does_not_keep_the_console_open(db: Db) {
 }
 
 /// A customer who signed up with a password: their id and session token.
-async fn customer(app: &TestApp, email: &str) -> (String, String) {
+pub(crate) async fn customer(app: &TestApp, email: &str) -> (String, String) {
     let registered = json_of(
         app.post_json(
             "/api/register",

@@ -6,6 +6,7 @@ mod affiliate;
 mod audit;
 mod binary;
 mod console;
+mod console_settings;
 mod contact;
 mod content;
 mod db_copy;

@@ -130,6 +130,7 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
         send_enabled: Some(false),
         recv_enabled: None,
         updated_at: 10,
+        ..CurrencyOverride::default()
     };
     let set = audit("currency.set", ("currency", "XMR"));
     store.set_currency_override(&xmr, &set).await.expect("set");
@@ -140,14 +141,19 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
                 send_enabled: None,
                 recv_enabled: Some(true),
                 updated_at: 11,
+                ..CurrencyOverride::default()
             },
             &audit("currency.set", ("currency", "BTC")),
         )
         .await
         .expect("set btc");
+    // Maintenance with its message and the limits come back as they were written.
     let updated = CurrencyOverride {
         send_enabled: Some(true),
         recv_enabled: Some(false),
+        maintenance: Some("Wallet upgrade until 14:00 UTC".into()),
+        min_amount: Some(Decimal::new(5, 2)),
+        max_amount: Some(Decimal::new(12_500, 1)),
         updated_at: 12,
         ..xmr
     };
@@ -178,12 +184,21 @@ async fn currency_overrides_are_set_updated_and_listed(db: Db) {
         views,
         [
             (
-                Some(serde_json::json!({ "send": false, "recv": null })),
-                Some(serde_json::json!({ "send": true, "recv": false }))
+                Some(
+                    serde_json::json!({ "send": false, "recv": null, "maintenance": null, "min": null, "max": null })
+                ),
+                Some(serde_json::json!({
+                    "send": true, "recv": false,
+                    "maintenance": "Wallet upgrade until 14:00 UTC", "min": "0.05", "max": "1250"
+                }))
             ),
             (
-                Some(serde_json::json!({ "send": null, "recv": null })),
-                Some(serde_json::json!({ "send": false, "recv": null }))
+                Some(
+                    serde_json::json!({ "send": null, "recv": null, "maintenance": null, "min": null, "max": null })
+                ),
+                Some(
+                    serde_json::json!({ "send": false, "recv": null, "maintenance": null, "min": null, "max": null })
+                )
             ),
         ]
     );

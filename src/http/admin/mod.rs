@@ -8,6 +8,7 @@
 //! answers `{audit_id, replayed: true, after}` and changes nothing again.
 
 mod audit_csv;
+mod currencies;
 mod orders;
 mod queue;
 mod users;
@@ -31,15 +32,22 @@ use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery, IdempotencyKeyHeader};
 use crate::domain::operator::{Actor, Role};
 use crate::domain::secret::constant_time_eq;
+use crate::services::partners::ledger::LedgerError;
 use crate::store::{
-    AuditEntry, AuditFilter, AuditRecord, CurrencyOverride, MessageFilter, RoleChange,
-    SessionRecord, UserRecord,
+    AuditEntry, AuditFilter, AuditRecord, MessageFilter, RoleChange, SessionRecord, UserRecord,
 };
 
 pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
-        .route("/currency-overrides", get(list_currency_overrides))
-        .route("/currency-overrides/{code}", put(set_currency_override))
+        .route("/currencies", get(currencies::list_currencies))
+        .route(
+            "/currency-overrides",
+            get(currencies::list_currency_overrides),
+        )
+        .route(
+            "/currency-overrides/{code}",
+            put(currencies::set_currency_override),
+        )
         .route("/sandbox/deposit", post(super::orders::simulate_deposit))
         .route("/sandbox/expire", post(super::orders::simulate_expiry))
         .route("/sandbox/outage", put(set_sandbox_outage))
@@ -64,6 +72,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/users/{id}/lock", post(users::lock_user))
         .route("/users/{id}/unlock", post(users::unlock_user))
         .route("/users/{id}/sign-out", post(users::sign_out_user))
+        .route("/api-keys", get(users::list_api_keys))
+        .route("/api-keys/{id}/revoke", post(users::revoke_api_key))
         .route("/queue", get(queue::get_queue))
         .route("/stats", get(queue::get_stats))
         .route("/orders", get(orders::list_orders))
@@ -308,6 +318,20 @@ impl<R> AdminCall<R> {
         })
     }
 
+    /// [`Self::audit_because`] for an act whose reason may be left out (empty is none).
+    pub(super) fn audit_maybe_because(
+        &self,
+        action: &str,
+        subject: (&str, &str),
+        request: &impl Serialize,
+        reason: Option<&str>,
+    ) -> Result<AuditEntry, ApiError> {
+        match reason.map(str::trim).filter(|r| !r.is_empty()) {
+            Some(reason) => self.audit_because(action, subject, request, reason),
+            None => Ok(self.audit(action, subject, request)),
+        }
+    }
+
     /// Carries out `act` once per `Idempotency-Key`: a retry (the same key and request) gets
     /// the first one's answer, another request under a used key a 422. Two at once: the
     /// database keeps one entry, and the other's change rolls back with its entry (or finds
@@ -364,73 +388,6 @@ impl<R> AdminCall<R> {
             "after": earlier.entry.after,
         }))))
     }
-}
-
-#[derive(Serialize)]
-struct OverrideView {
-    code: String,
-    send: Option<bool>,
-    recv: Option<bool>,
-    updated_at: i64,
-}
-
-async fn list_currency_overrides(
-    State(state): State<AppState>,
-    _: AdminCall<Support>,
-) -> Result<Json<Vec<OverrideView>>, ApiError> {
-    let overrides = state.store.currency_overrides().await?;
-    Ok(Json(
-        overrides
-            .into_iter()
-            .map(|o| OverrideView {
-                code: o.code,
-                send: o.send_enabled,
-                recv: o.recv_enabled,
-                updated_at: o.updated_at,
-            })
-            .collect(),
-    ))
-}
-
-#[derive(Deserialize, Serialize)]
-struct OverrideRequest {
-    send: Option<bool>,
-    recv: Option<bool>,
-}
-
-async fn set_currency_override(
-    State(state): State<AppState>,
-    call: AdminCall<Operator>,
-    Path(code): Path<String>,
-    ApiJson(body): ApiJson<OverrideRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let code = code.trim().to_ascii_uppercase();
-    let well_formed =
-        (2..=20).contains(&code.len()) && code.chars().all(|c| c.is_ascii_alphanumeric());
-    if !well_formed {
-        return Err(ApiError::BadRequest(format!(
-            "Unknown currency code {code:?}"
-        )));
-    }
-    let audit = call.audit("currency.set", ("currency", &code), &body);
-    call.once(&state, &audit, async {
-        let value = CurrencyOverride {
-            code: code.clone(),
-            send_enabled: body.send,
-            recv_enabled: body.recv,
-            updated_at: crate::now_unix(),
-        };
-        let audit_id = state.store.set_currency_override(&value, &audit).await?;
-        state.switches.reload(state.store.as_ref()).await?;
-        Ok(Json(serde_json::json!({
-            "code": value.code,
-            "send": value.send_enabled,
-            "recv": value.recv_enabled,
-            "updated_at": value.updated_at,
-            "audit_id": audit_id,
-        })))
-    })
-    .await
 }
 
 #[cfg(test)]
@@ -552,7 +509,11 @@ async fn list_incidents(
         incidents
             .iter()
             .map(|i| serde_json::json!({
-                "id": i.id, "title": i.title, "status": i.status, "created_at": i.created_at,
+                "id": i.id, "title": i.title, "description": i.description, "status": i.status,
+                "created_at": i.created_at, "updated_at": i.updated_at,
+                "updates": i.updates.iter().map(|u| serde_json::json!({
+                    "status": u.status, "message": u.message, "created_at": u.created_at,
+                })).collect::<Vec<_>>(),
             }))
             .collect::<Vec<_>>()
     )))
@@ -694,10 +655,21 @@ async fn list_payouts(
         .ledger
         .payouts(filter.status.as_deref())
         .await?;
+    // A locked account's requests are held: the console offers no "paid" for them.
+    let mut locked = std::collections::HashMap::new();
+    for payout in &payouts {
+        if !locked.contains_key(&payout.user_id) {
+            locked.insert(
+                payout.user_id.clone(),
+                account_locked(&state, &payout.user_id).await?,
+            );
+        }
+    }
     Ok(Json(serde_json::json!(
         payouts
             .into_iter()
             .map(|p| serde_json::json!({
+                "account_locked": locked.get(&p.user_id).copied().unwrap_or(false),
                 "id": p.id, "user_id": p.user_id, "amount_usd": p.amount_usd,
                 "currency": p.currency, "address": p.address, "tag": p.tag,
                 "status": p.status, "txid": p.txid, "created_at": p.created_at,
@@ -705,6 +677,23 @@ async fn list_payouts(
             }))
             .collect::<Vec<_>>()
     )))
+}
+
+async fn account_locked(state: &AppState, user_id: &str) -> Result<bool, ApiError> {
+    Ok(state
+        .store
+        .find_user(user_id)
+        .await?
+        .is_some_and(|u| u.locked_at.is_some()))
+}
+
+/// Whether `payout_id` is an open request of a locked account (held: not to be paid).
+async fn payout_of_locked_account(state: &AppState, payout_id: &str) -> Result<bool, ApiError> {
+    let payouts = state.partners.ledger.payouts(Some("requested")).await?;
+    match payouts.iter().find(|p| p.id == payout_id) {
+        Some(payout) => account_locked(state, &payout.user_id).await,
+        None => Ok(false),
+    }
 }
 
 #[derive(Deserialize, Serialize)]
@@ -733,21 +722,26 @@ async fn close_payout(
             ));
         }
     };
-    let mut audit = call.audit("payout.close", ("payout", &id), &body);
-    audit.reason = match body.reason.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(reason) => Some(orders::required_text(
-            reason,
-            "Give a reason",
-            REASON_LIMIT,
-        )?),
-    };
+    let audit = call.audit_maybe_because(
+        "payout.close",
+        ("payout", &id),
+        &body,
+        body.reason.as_deref(),
+    )?;
     call.once(&state, &audit, async {
-        let audit_id = state
+        let closed = state
             .partners
             .ledger
             .close_payout(&id, paid, body.txid.as_deref(), crate::now_unix(), &audit)
-            .await?;
+            .await;
+        let audit_id = match closed {
+            Err(LedgerError::NotFound) if paid && payout_of_locked_account(&state, &id).await? => {
+                return Err(ApiError::Conflict(
+                    "The account is locked: unlock it first, or reject the request".into(),
+                ));
+            }
+            other => other?,
+        };
         Ok(Json(
             serde_json::json!({ "id": id, "status": body.status, "audit_id": audit_id }),
         ))

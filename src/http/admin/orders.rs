@@ -158,8 +158,7 @@ fn actions(order: &OrderRecord, role: Role, now: i64) -> Vec<&'static str> {
     if role < Role::Operator {
         return actions;
     }
-    let undecided = order.status == OrderStatus::Emergency && order.emergency_choice.is_none();
-    if undecided {
+    if crate::services::orders::operator_may_refund(order) {
         actions.push("refund");
     }
     let refund_chosen = order.emergency_choice == Some(EmergencyChoice::Refund);

@@ -105,6 +105,13 @@ pub(super) async fn get_stats(
     let since = (today - days + 1) * 86_400;
     let stats = state.store.order_stats(since).await?;
     let p = stats.completion_seconds;
+    // The upstreams as the status page sees them now, with their uptime from the stored checks.
+    let report = state.status.report(crate::now_unix()).await?;
+    let providers: Vec<_> = report
+        .services
+        .iter()
+        .filter(|s| s.key.starts_with("provider:"))
+        .collect();
     Ok(Json(json!({
         "since": since,
         "days": stats.days.iter().map(|day| json!({
@@ -117,6 +124,7 @@ pub(super) async fn get_stats(
         "deposited": stats.deposited,
         "emergency": stats.emergency,
         "refunded": stats.refunded,
+        "providers": providers,
     })))
 }
 

@@ -13,7 +13,7 @@ use crate::domain::operator::{Actor, Role};
 use crate::http::AppState;
 use crate::http::error::ApiError;
 use crate::http::extract::{ApiJson, ApiQuery};
-use crate::store::{LockChange, UserRecord};
+use crate::store::{ApiKeyRecord, KeyRevoke, LockChange, UserRecord};
 
 /// Longest page of accounts.
 const USERS_PAGE_LIMIT: i64 = 100;
@@ -104,12 +104,76 @@ pub(super) async fn get_user(
             "id": s.id, "created_at": s.created_at, "last_seen_at": s.last_seen_at,
             "expires_at": s.expires_at, "user_agent": s.user_agent, "ip": s.ip,
         })).collect::<Vec<_>>(),
-        "api_keys": keys.iter().map(|k| json!({
-            "id": k.id, "name": k.name, "permission": k.permission,
-            "created_at": k.created_at, "last_used_at": k.last_used_at,
-            "request_count": k.request_count, "revoked_at": k.revoked_at,
-        })).collect::<Vec<_>>(),
+        "api_keys": keys.iter().map(key_view).collect::<Vec<_>>(),
     })))
+}
+
+/// A partner API key as the console shows it (never its secret).
+fn key_view(k: &ApiKeyRecord) -> Value {
+    json!({
+        "id": k.id, "name": k.name, "permission": k.permission, "user_id": k.user_id,
+        "created_at": k.created_at, "last_used_at": k.last_used_at,
+        "request_count": k.request_count, "revoked_at": k.revoked_at,
+    })
+}
+
+/// Most keys one page lists.
+const KEYS_PAGE_LIMIT: i64 = 200;
+
+#[derive(Deserialize)]
+pub(super) struct KeysQuery {
+    /// `true`: only active keys; `false`: only revoked ones.
+    active: Option<bool>,
+}
+
+/// Every partner's API keys with their owner, the most recently used first.
+pub(super) async fn list_api_keys(
+    State(state): State<AppState>,
+    _: AdminCall<Support>,
+    ApiQuery(query): ApiQuery<KeysQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let keys = state
+        .store
+        .api_keys_page(query.active.map(|active| !active), KEYS_PAGE_LIMIT)
+        .await?;
+    Ok(Json(Value::Array(
+        keys.iter()
+            .map(|(key, email)| {
+                let mut view = key_view(key);
+                view["user_email"] = json!(email);
+                view
+            })
+            .collect(),
+    )))
+}
+
+/// Revokes one partner key: its next request is refused (the owner's other keys keep working).
+pub(super) async fn revoke_api_key(
+    State(state): State<AppState>,
+    call: AdminCall<Operator>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ReasonRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let audit = call.audit_because("api_key.revoke", ("api_key", &id), &body, &body.reason)?;
+    call.once(&state, &audit, async {
+        match state
+            .store
+            .revoke_key(&id, crate::now_unix(), &audit)
+            .await?
+        {
+            KeyRevoke::Done { key, audit_id } => {
+                tracing::info!(api_key = %key.id, "API key revoked in the back office");
+                Ok(Json(
+                    json!({ "api_key": key_view(&key), "audit_id": audit_id }),
+                ))
+            }
+            KeyRevoke::NoSuchKey => Err(ApiError::NotFoundWith("No such API key".into())),
+            KeyRevoke::AlreadyRevoked => {
+                Err(ApiError::Conflict("This key is already revoked".into()))
+            }
+        }
+    })
+    .await
 }
 
 #[derive(Deserialize, Serialize)]

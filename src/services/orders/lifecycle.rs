@@ -291,7 +291,12 @@ impl Orders {
         now: i64,
         audit: Option<AuditEntry>,
     ) -> Result<OrderRecord, OrderError> {
-        if order.status != OrderStatus::Emergency {
+        // A failed order is refunded by an operator only (with `audit`), once its deposit came.
+        let refunding_failure = order.status == OrderStatus::Failed
+            && choice == EmergencyChoice::Refund
+            && audit.is_some()
+            && operator_may_refund(&order);
+        if order.status != OrderStatus::Emergency && !refunding_failure {
             return Err(OrderError::Conflict(
                 "The order does not need a decision".into(),
             ));
@@ -548,7 +553,9 @@ impl Orders {
                 }
                 (OrderEvent::PayoutSent, "payout sent".to_owned(), None)
             }
-            OrderStatus::Emergency if order.emergency_choice == Some(EmergencyChoice::Refund) => {
+            OrderStatus::Emergency | OrderStatus::Failed
+                if order.emergency_choice == Some(EmergencyChoice::Refund) =>
+            {
                 let from = self.currency_of(&order.from_code)?;
                 let mut refund = self.refund_of(&order).await?;
                 // A Lightning refund pays the customer's invoice its own amount (at most what
@@ -817,8 +824,20 @@ pub fn can_retry(order: &OrderRecord, now: i64) -> bool {
         order.status,
         OrderStatus::Confirming | OrderStatus::Exchange | OrderStatus::Sending
     );
-    let decided = order.status == OrderStatus::Emergency && order.emergency_choice.is_some();
+    let decided = matches!(order.status, OrderStatus::Emergency | OrderStatus::Failed)
+        && order.emergency_choice.is_some();
     (moving || decided) && !order.is_final(now)
+}
+
+/// Whether an operator may refund the order: one waiting for a decision, or one that failed
+/// after its deposit arrived (the coins are held; the customer cannot choose on a failure).
+pub fn operator_may_refund(order: &OrderRecord) -> bool {
+    order.emergency_choice.is_none()
+        && match order.status {
+            OrderStatus::Emergency => true,
+            OrderStatus::Failed => order.received_amount.is_some(),
+            _ => false,
+        }
 }
 
 #[cfg(test)]

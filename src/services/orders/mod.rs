@@ -9,7 +9,7 @@
 mod create;
 mod lifecycle;
 
-pub use lifecycle::can_retry;
+pub use lifecycle::{can_retry, operator_may_refund};
 pub mod watch;
 
 use std::sync::Arc;
