@@ -101,6 +101,14 @@ pub struct OrderSearch {
     /// A deposit or destination tag (memo), to tell apart orders at one shared address.
     pub tag: Option<String>,
     pub status: Option<String>,
+    /// The pair's codes, each alone or both.
+    pub from_code: Option<String>,
+    pub to_code: Option<String>,
+    /// The upstream that fills it (`sandbox` for the built-in one).
+    pub provider: Option<String>,
+    /// Made at or after / before these Unix times.
+    pub since: Option<i64>,
+    pub until: Option<i64>,
     /// The page after this order (`created_at`, `id`) of the previous one.
     pub before: Option<(i64, String)>,
     pub limit: i64,
@@ -329,6 +337,74 @@ pub trait AdminStore: Send + Sync {
     ) -> Result<Option<AuditRecord>, StoreError>;
 }
 
+/// A page of a table's rows, newest first (`created_at DESC, id DESC`), after the previous
+/// page's last: the search's conditions, with their values bound in the order of their
+/// placeholders.
+#[derive(Default)]
+struct NewestFirst {
+    clauses: Vec<String>,
+    binds: Vec<Bind>,
+}
+
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+impl NewestFirst {
+    /// The placeholder of a text value.
+    fn text(&mut self, value: impl Into<String>) -> String {
+        self.binds.push(Bind::Text(value.into()));
+        format!("${}", self.binds.len())
+    }
+
+    fn int(&mut self, value: i64) -> String {
+        self.binds.push(Bind::Int(value));
+        format!("${}", self.binds.len())
+    }
+
+    fn when(&mut self, clause: String) {
+        self.clauses.push(clause);
+    }
+
+    /// Only rows after `before`, the (`created_at`, `id`) of the previous page's last.
+    fn after(&mut self, before: Option<&(i64, String)>) {
+        if let Some((created_at, id)) = before {
+            let at = self.int(*created_at);
+            let id = self.text(id.as_str());
+            self.when(format!(
+                "(created_at < {at} OR (created_at = {at} AND id < {id}))"
+            ));
+        }
+    }
+
+    async fn fetch(
+        mut self,
+        store: &SqlStore,
+        columns: &str,
+        table: &str,
+        limit: i64,
+    ) -> Result<Vec<AnyRow>, StoreError> {
+        let limit = self.int(limit);
+        let filter = if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", self.clauses.join(" AND "))
+        };
+        let sql = format!(
+            "SELECT {columns} FROM {table} {filter} ORDER BY created_at DESC, id DESC LIMIT {limit}"
+        );
+        let mut query = sqlx::query(&sql);
+        for bind in self.binds {
+            query = match bind {
+                Bind::Text(text) => query.bind(text),
+                Bind::Int(number) => query.bind(number),
+            };
+        }
+        Ok(query.fetch_all(store.pool()).await?)
+    }
+}
+
 const AUDIT_COLUMNS: &str = "id, at, actor, actor_email, actor_role, action, subject_kind, \
     subject_id, reason, client_ip, user_agent, before_json, after_json, request_key, request_hash";
 
@@ -526,23 +602,13 @@ impl AdminStore for SqlStore {
     }
 
     async fn search_orders(&self, search: &OrderSearch) -> Result<Vec<OrderRecord>, StoreError> {
-        /// A value to bind, in the order of the placeholders.
-        enum Bind {
-            Text(String),
-            Int(i64),
-        }
-        let mut binds = Vec::new();
-        let mut place = |value: Bind| {
-            binds.push(value);
-            format!("${}", binds.len())
-        };
-        let mut clauses = Vec::new();
+        let mut page = NewestFirst::default();
         if let Some(query) = &search.query {
-            let q = place(Bind::Text(query.clone()));
-            let email = place(Bind::Text(search.email.clone().unwrap_or_default()));
+            let q = page.text(query);
+            let email = page.text(search.email.as_deref().unwrap_or_default());
             // One indexed lookup per key, united: an OR of them (with subqueries) would make
             // PostgreSQL scan the table.
-            clauses.push(format!(
+            page.when(format!(
                 "id IN (SELECT id FROM orders WHERE id = {q} \
                  UNION ALL SELECT id FROM orders WHERE deposit_address = {q} \
                  UNION ALL SELECT id FROM orders WHERE to_address = {q} \
@@ -555,38 +621,32 @@ impl AdminStore for SqlStore {
             ));
         }
         if let Some(tag) = &search.tag {
-            let t = place(Bind::Text(tag.clone()));
-            clauses.push(format!("(deposit_tag = {t} OR to_tag = {t})"));
+            let t = page.text(tag);
+            page.when(format!("(deposit_tag = {t} OR to_tag = {t})"));
         }
-        if let Some(status) = &search.status {
-            let status = place(Bind::Text(status.clone()));
-            clauses.push(format!("status = {status}"));
+        for (column, value) in [
+            ("status", &search.status),
+            ("from_code", &search.from_code),
+            ("to_code", &search.to_code),
+            ("provider", &search.provider),
+        ] {
+            if let Some(value) = value {
+                let v = page.text(value);
+                page.when(format!("{column} = {v}"));
+            }
         }
-        if let Some((at, id)) = &search.before {
-            let at = place(Bind::Int(*at));
-            let id = place(Bind::Text(id.clone()));
-            clauses.push(format!(
-                "(created_at < {at} OR (created_at = {at} AND id < {id}))"
-            ));
+        if let Some(since) = search.since {
+            let at = page.int(since);
+            page.when(format!("created_at >= {at}"));
         }
-        let limit = place(Bind::Int(search.limit));
-        let filter = if clauses.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", clauses.join(" AND "))
-        };
-        let sql = format!(
-            "SELECT {ORDER_COLUMNS} FROM orders {filter} \
-             ORDER BY created_at DESC, id DESC LIMIT {limit}"
-        );
-        let mut query = sqlx::query(&sql);
-        for bind in binds {
-            query = match bind {
-                Bind::Text(text) => query.bind(text),
-                Bind::Int(number) => query.bind(number),
-            };
+        if let Some(until) = search.until {
+            let at = page.int(until);
+            page.when(format!("created_at < {at}"));
         }
-        let rows = query.fetch_all(self.pool()).await?;
+        page.after(search.before.as_ref());
+        let rows = page
+            .fetch(self, ORDER_COLUMNS, "orders", search.limit)
+            .await?;
         orders_from_rows(&rows)
     }
 
@@ -721,41 +781,14 @@ impl AdminStore for SqlStore {
         before: Option<(i64, String)>,
         limit: i64,
     ) -> Result<Vec<UserRecord>, StoreError> {
-        let mut clauses = Vec::new();
-        let mut texts: Vec<String> = Vec::new();
+        let mut page = NewestFirst::default();
         if let Some(query) = query {
-            texts.push(query.to_owned());
-            texts.push(format!("{}%", like_escaped(&query.to_lowercase())));
-            clauses.push("(id = $1 OR email LIKE $2 ESCAPE '\\')".to_owned());
+            let id = page.text(query);
+            let email = page.text(format!("{}%", like_escaped(&query.to_lowercase())));
+            page.when(format!("(id = {id} OR email LIKE {email} ESCAPE '\\')"));
         }
-        let mut at = None;
-        if let Some((created_at, id)) = before {
-            texts.push(id);
-            let id = texts.len();
-            at = Some(created_at);
-            clauses.push(format!(
-                "(created_at < ${0} OR (created_at = ${0} AND id < ${id}))",
-                texts.len() + 1
-            ));
-        }
-        let filter = if clauses.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", clauses.join(" AND "))
-        };
-        let limit_at = texts.len() + 1 + usize::from(at.is_some());
-        let sql = format!(
-            "SELECT {USER_COLUMNS} FROM users {filter} \
-             ORDER BY created_at DESC, id DESC LIMIT ${limit_at}"
-        );
-        let mut select = sqlx::query(&sql);
-        for text in texts {
-            select = select.bind(text);
-        }
-        if let Some(at) = at {
-            select = select.bind(at);
-        }
-        let rows = select.bind(limit).fetch_all(self.pool()).await?;
+        page.after(before.as_ref());
+        let rows = page.fetch(self, USER_COLUMNS, "users", limit).await?;
         Ok(rows.iter().map(user_from_row).collect::<Result<_, _>>()?)
     }
 
@@ -953,45 +986,20 @@ impl AdminStore for SqlStore {
         &self,
         filter: &MessageFilter,
     ) -> Result<Vec<ContactMessage>, StoreError> {
-        let mut clauses = Vec::new();
+        let mut page = NewestFirst::default();
         match filter.answered {
-            Some(true) => clauses.push("answered_at IS NOT NULL".to_owned()),
-            Some(false) => clauses.push("answered_at IS NULL".to_owned()),
+            Some(true) => page.when("answered_at IS NOT NULL".to_owned()),
+            Some(false) => page.when("answered_at IS NULL".to_owned()),
             None => {}
         }
-        let mut texts = Vec::new();
         if let Some(order_id) = &filter.order_id {
-            texts.push(order_id.clone());
-            clauses.push(format!("order_id = ${}", texts.len()));
+            let id = page.text(order_id);
+            page.when(format!("order_id = {id}"));
         }
-        let mut at = None;
-        if let Some((created_at, id)) = &filter.before {
-            texts.push(id.clone());
-            let id = texts.len();
-            at = Some(*created_at);
-            clauses.push(format!(
-                "(created_at < ${0} OR (created_at = ${0} AND id < ${id}))",
-                id + 1
-            ));
-        }
-        let condition = if clauses.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", clauses.join(" AND "))
-        };
-        let limit_at = texts.len() + 1 + usize::from(at.is_some());
-        let sql = format!(
-            "SELECT {MESSAGE_COLUMNS} FROM contact_messages {condition} \
-             ORDER BY created_at DESC, id DESC LIMIT ${limit_at}"
-        );
-        let mut select = sqlx::query(&sql);
-        for text in texts {
-            select = select.bind(text);
-        }
-        if let Some(at) = at {
-            select = select.bind(at);
-        }
-        let rows = select.bind(filter.limit).fetch_all(self.pool()).await?;
+        page.after(filter.before.as_ref());
+        let rows = page
+            .fetch(self, MESSAGE_COLUMNS, "contact_messages", filter.limit)
+            .await?;
         Ok(rows
             .iter()
             .map(message_from_row)

@@ -19,6 +19,7 @@ on_both_backends!(
     an_operator_revokes_one_partner_key_and_the_others_keep_working,
     an_operator_refunds_a_failed_order_only_once_its_deposit_came,
     a_locked_accounts_payout_is_held_until_rejected_or_unlocked,
+    the_order_search_filters_by_pair_provider_and_day,
 );
 
 /// A keyed `PUT`, as the console sends an override.
@@ -475,4 +476,113 @@ async fn a_locked_accounts_payout_is_held_until_rejected_or_unlocked(db: Db) {
     let (_, payouts) = call(&app, &op, Method::GET, "/api/admin/payouts", None).await;
     assert_eq!(row_by_id(&payouts, "payout-1")["status"], "paid");
     assert_eq!(row_by_id(&payouts, "payout-2")["status"], "rejected");
+}
+
+async fn the_order_search_filters_by_pair_provider_and_day(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let support = operator(&app, "support@example.com", "support").await;
+    let btc_eth = fixed_order(&app, None).await;
+    let body = json!({
+        "fromCcy": "LTC", "toCcy": "BTC", "amount": "2",
+        "toAddress": crate::partners::BTC_ADDRESS, "direction": "from", "type": "float",
+    });
+    let made = json_of(app.post_json("/api/create-order", &body).await).await;
+    let ltc_btc = made["data"]["id"].as_str().expect("an order").to_owned();
+    let found = |query: &'static str| {
+        let support = support.clone();
+        let app = &app;
+        async move {
+            let (status, page) = call(
+                app,
+                &support,
+                Method::GET,
+                &format!("/api/admin/orders?{query}"),
+                None,
+            )
+            .await;
+            (status, page)
+        }
+    };
+    let ids = |page: &Value| -> Vec<String> {
+        page["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let today = ferry::now_unix() / 86_400;
+    let date = |day: i64| {
+        let (y, m, d) = civil(day);
+        format!("{y:04}-{m:02}-{d:02}")
+    };
+    for (query, wanted) in [
+        ("from=btc".to_owned(), vec![btc_eth.clone()]),
+        ("to=BTC".to_owned(), vec![ltc_btc.clone()]),
+        ("from=LTC&to=ETH".to_owned(), vec![]),
+        (
+            "provider=sandbox".to_owned(),
+            vec![ltc_btc.clone(), btc_eth.clone()],
+        ),
+        ("provider=changenow".to_owned(), vec![]),
+        (
+            format!("since={}", date(today)),
+            vec![ltc_btc.clone(), btc_eth.clone()],
+        ),
+        (format!("until={}", date(today - 1)), vec![]),
+        (
+            format!("since={0}&until={0}&from=BTC", date(today)),
+            vec![btc_eth.clone()],
+        ),
+    ] {
+        let query: &'static str = Box::leak(query.into_boxed_str());
+        let (status, page) = found(query).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {page}");
+        assert_eq!(ids(&page), wanted, "{query}");
+    }
+    for bad in ["since=2026-02-31", "until=yesterday", "from=NOPE"] {
+        let (status, page) = found(bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {page}");
+    }
+}
+
+/// (year, month, day) of a day since 1970-01-01, computed apart from the server's own code.
+fn civil(day: i64) -> (i64, i64, i64) {
+    let mut y = 1970;
+    let mut d = day;
+    loop {
+        let len = if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 {
+            366
+        } else {
+            365
+        };
+        if d < len {
+            break;
+        }
+        d -= len;
+        y += 1;
+    }
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let months = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    let mut m = 0;
+    while d >= months[m] {
+        d -= months[m];
+        m += 1;
+    }
+    (y, m as i64 + 1, d + 1)
 }

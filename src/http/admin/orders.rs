@@ -29,9 +29,40 @@ pub(super) struct OrdersQuery {
     q: Option<String>,
     tag: Option<String>,
     status: Option<String>,
+    /// The pair's send and receive codes.
+    from: Option<String>,
+    to: Option<String>,
+    provider: Option<String>,
+    /// UTC days `YYYY-MM-DD`, both included.
+    since: Option<String>,
+    until: Option<String>,
     /// `next` of the previous page.
     before: Option<String>,
     limit: Option<i64>,
+}
+
+/// The start of a UTC day named `YYYY-MM-DD` (`days` later), or 400.
+fn day_start(text: Option<String>, name: &str, days: i64) -> Result<Option<i64>, ApiError> {
+    filled(text)
+        .map(|text| {
+            super::queue::day_of(&text)
+                .map(|day| (day + days) * 86_400)
+                .ok_or_else(|| ApiError::BadRequest(format!("{name} must be a date YYYY-MM-DD")))
+        })
+        .transpose()
+}
+
+/// A currency code of the catalogue, or 400.
+fn currency_code(state: &AppState, text: Option<String>) -> Result<Option<String>, ApiError> {
+    filled(text)
+        .map(|code| {
+            state
+                .catalogue
+                .get(&code)
+                .map(|c| c.code.clone())
+                .ok_or_else(|| ApiError::BadRequest(format!("Unknown currency {code}")))
+        })
+        .transpose()
 }
 
 /// Orders matching the search, newest first; `next` pages on.
@@ -67,6 +98,11 @@ pub(super) async fn list_orders(
             email,
             tag: search_term(query.tag)?,
             status,
+            from_code: currency_code(&state, query.from)?,
+            to_code: currency_code(&state, query.to)?,
+            provider: search_term(query.provider)?,
+            since: day_start(query.since, "since", 0)?,
+            until: day_start(query.until, "until", 1)?,
             before,
             limit,
         })

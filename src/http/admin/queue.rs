@@ -141,7 +141,28 @@ pub(super) fn utc_time_text(at: i64) -> String {
 }
 
 /// `YYYY-MM-DD` of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
-fn day_text(day: i64) -> String {
+/// The day (since 1970-01-01) a `YYYY-MM-DD` text names, if it names one.
+pub(super) fn day_of(text: &str) -> Option<i64> {
+    let mut parts = text.trim().splitn(3, '-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let d: i64 = parts.next()?.parse().ok()?;
+    if !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil, the inverse of `day_text`.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let day = era * 146_097 + doe - 719_468;
+    // 2026-02-31 is not a day: it would come back as another.
+    (day_text(day) == text.trim()).then_some(day)
+}
+
+pub(super) fn day_text(day: i64) -> String {
     let z = day + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -156,7 +177,7 @@ fn day_text(day: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{day_text, utc_time_text};
+    use super::{day_of, day_text, utc_time_text};
 
     #[test]
     fn a_day_number_is_written_as_its_utc_date() {
@@ -165,5 +186,22 @@ mod tests {
         assert_eq!(day_text(20_513), "2026-03-01");
         assert_eq!(day_text(11_016), "2000-02-29");
         assert_eq!(utc_time_text(1_764_115_199), "2025-11-25T23:59:59Z");
+    }
+
+    #[test]
+    fn a_date_is_read_back_as_its_day_and_a_date_that_is_not_one_is_refused() {
+        for day in [0, 11_016, 20_418, 20_513, 2_932_896] {
+            assert_eq!(day_of(&day_text(day)), Some(day), "{}", day_text(day));
+        }
+        for bad in [
+            "2026-02-31",
+            "2026-13-01",
+            "2026-1-1x",
+            "1969-12-31",
+            "",
+            "2026-02",
+        ] {
+            assert_eq!(day_of(bad), None, "{bad}");
+        }
     }
 }
