@@ -13,10 +13,13 @@ import { consoleOpenUntil } from './lib/console-lock';
 import type {
   AccountView,
   AuditLogEntry,
+  ConsoleCurrency,
   ConsoleMe,
   ContactMessage,
+  Incident,
   OrderDetail,
   OrderRow,
+  PartnerApiKey,
   Payout,
   Queue,
   QueueRow,
@@ -161,6 +164,7 @@ export function fakeStats(overrides: Partial<Stats> = {}): Stats {
     deposited: 0,
     emergency: 0,
     refunded: 0,
+    providers: [],
     ...overrides,
   };
 }
@@ -242,6 +246,7 @@ export function fakePayout(overrides: Partial<Payout> = {}): Payout {
   return {
     id: 'po_1',
     user_id: 'u_partner',
+    account_locked: false,
     amount_usd: '125.5',
     currency: 'USDT',
     address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
@@ -267,6 +272,65 @@ export function fakeMessage(overrides: Partial<ContactMessage> = {}): ContactMes
     order_id: null,
     answered_at: null,
     answered_by: null,
+    ...overrides,
+  };
+}
+
+/** A currency as the server lists it: by default Bitcoin, open both ways, nothing overridden. */
+export function fakeCurrency(overrides: Partial<ConsoleCurrency> = {}): ConsoleCurrency {
+  return {
+    code: 'BTC',
+    coin: 'BTC',
+    name: 'Bitcoin',
+    network: 'BTC',
+    network_name: 'Bitcoin',
+    send: true,
+    recv: true,
+    provider: { deposit_maintenance: false, payout_maintenance: false },
+    override: {
+      send: null,
+      recv: null,
+      maintenance: null,
+      min: null,
+      max: null,
+      updated_at: null,
+    },
+    ...overrides,
+  };
+}
+
+/** An incident still being investigated, with the update it opened with. */
+export function fakeIncident(overrides: Partial<Incident> = {}): Incident {
+  return {
+    id: 'inc-1a2b3c4d',
+    title: 'Slow Bitcoin deposits',
+    description: 'Deposits take longer than usual to be confirmed.',
+    status: 'investigating',
+    created_at: 1_795_400_000,
+    updated_at: 1_795_400_000,
+    updates: [
+      {
+        status: 'investigating',
+        message: 'Deposits take longer than usual to be confirmed.',
+        created_at: 1_795_400_000,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** A partner's API key still working, with its owner (`fakeUser`'s account). */
+export function fakeApiKey(overrides: Partial<PartnerApiKey> = {}): PartnerApiKey {
+  return {
+    id: 'key_1',
+    name: 'Shop integration',
+    permission: 'read_write',
+    created_at: 1_795_350_000,
+    last_used_at: 1_795_400_500,
+    request_count: 1234,
+    revoked_at: null,
+    user_id: 'u_customer',
+    user_email: 'customer@example.com',
     ...overrides,
   };
 }

@@ -159,6 +159,26 @@ export interface Stats {
   emergency: number;
   /** Orders that ended REFUNDED. */
   refunded: number;
+  /** The liquidity providers as last checked, with their uptime of the last 30 days. */
+  providers: ProviderHealth[];
+}
+
+/** A liquidity provider's state as last checked. */
+export type ProviderStatus = 'operational' | 'degraded' | 'outage';
+
+export const PROVIDER_STATUSES: readonly ProviderStatus[] = ['operational', 'degraded', 'outage'];
+
+/** A liquidity provider on the home page. */
+export interface ProviderHealth {
+  /** `provider:<name>`. */
+  key: string;
+  name: string;
+  /** One of `PROVIDER_STATUSES`. */
+  status: string;
+  /** How long its last check took; null: not measured. */
+  latency_ms: number | null;
+  /** The percent of the last 30 days' checks it passed; null: none yet. */
+  uptime: number | null;
 }
 
 /** An account as a row of `GET /api/admin/users` and on its page. */
@@ -249,6 +269,8 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['requested', 'paid', 'r
 export interface Payout {
   id: string;
   user_id: string;
+  /** The partner's account is locked: the payout is held (it may be rejected, not paid). */
+  account_locked: boolean;
   /** A decimal string. */
   amount_usd: string;
   /** The coin it is paid in. */
@@ -295,3 +317,75 @@ export interface ContactMessage {
 export type MessageFilter = 'waiting' | 'answered' | 'all';
 
 export const MESSAGE_FILTERS: readonly MessageFilter[] = ['waiting', 'answered', 'all'];
+
+/** An operator's switch of a currency's sending or receiving: on, off, or null to follow the
+ * provider. */
+export type CurrencySwitch = boolean | null;
+
+/** What the operator set for a currency, on top of the provider. */
+export interface CurrencyOverride {
+  send: CurrencySwitch;
+  recv: CurrencySwitch;
+  /** The message customers see while the operator keeps the currency in maintenance; null: not
+   * in maintenance. */
+  maintenance: string | null;
+  /** The least and most a customer may send, in the currency's units; null: the provider's. */
+  min: string | null;
+  max: string | null;
+  /** The override's last change; null: never set. */
+  updated_at: number | null;
+}
+
+/** `GET /api/admin/currencies`: a currency of the catalogue as the back office sees it. */
+export interface ConsoleCurrency {
+  code: string;
+  coin: string;
+  name: string;
+  network: string;
+  network_name: string;
+  /** What customers get now: the provider's flags, the switches and the maintenance together. */
+  send: boolean;
+  recv: boolean;
+  provider: { deposit_maintenance: boolean; payout_maintenance: boolean };
+  override: CurrencyOverride;
+}
+
+export type IncidentStatus = 'investigating' | 'identified' | 'monitoring' | 'resolved';
+
+export const INCIDENT_STATUSES: readonly IncidentStatus[] = [
+  'investigating',
+  'identified',
+  'monitoring',
+  'resolved',
+];
+
+export interface IncidentUpdate {
+  /** One of `INCIDENT_STATUSES`. */
+  status: string;
+  message: string;
+  created_at: number;
+}
+
+/** An incident the status page shows, as `GET /api/admin/incidents` lists it (newest first). */
+export interface Incident {
+  id: string;
+  title: string;
+  description: string;
+  /** One of `INCIDENT_STATUSES`. */
+  status: string;
+  created_at: number;
+  updated_at: number;
+  /** Oldest first. */
+  updates: IncidentUpdate[];
+}
+
+/** A partner's API key with its owner, as `GET /api/admin/api-keys` lists it. */
+export interface PartnerApiKey extends UserApiKey {
+  user_id: string;
+  user_email: string;
+}
+
+/** Which keys the list shows: those still working, the revoked ones, or all. */
+export type ApiKeyFilter = 'active' | 'revoked' | 'all';
+
+export const API_KEY_FILTERS: readonly ApiKeyFilter[] = ['active', 'revoked', 'all'];

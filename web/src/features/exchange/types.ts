@@ -29,6 +29,8 @@ export interface QuoteSide {
   rate: string;
   usd: string;
   btc?: string;
+  /** The operator's message while this coin is in maintenance. */
+  maintenance?: string;
 }
 
 export interface Quote {

@@ -19,9 +19,12 @@ import { consoleMeQueryOptions, useConsoleMe } from '../api/get-console-me';
 import { abandonWaiting, lockState, onConsoleCall, subscribeLock } from '../lib/console-lock';
 import type { ConsoleMe } from '../types';
 import { AdminLayout, ConsoleTitle } from './admin-layout';
+import { ApiKeysPage } from './api-keys-page';
 import { AuditPage } from './audit-page';
 import { TwoFactorNeeded } from './console-error';
+import { CurrenciesPage } from './currencies-page';
 import { HomePage } from './home-page';
+import { IncidentsPage } from './incidents-page';
 import { MessagesPage } from './messages-page';
 import { OrderPage } from './order-page';
 import { OperatorsPage } from './operators-page';
@@ -115,6 +118,9 @@ function ConsolePages({ me }: { me: ConsoleMe }) {
     { path: 'messages', element: <MessagesPage /> },
     { path: 'users', element: <UsersPage /> },
     { path: 'users/:id', element: <UserPage me={me} /> },
+    { path: 'currencies', element: <CurrenciesPage me={me} /> },
+    { path: 'incidents', element: <IncidentsPage me={me} /> },
+    { path: 'api-keys', element: <ApiKeysPage me={me} /> },
     { path: 'audit', element: <AuditPage /> },
     { path: 'payouts', element: <PayoutsPage me={me} /> },
     { path: 'operators', element: <OperatorsPage me={me} /> },

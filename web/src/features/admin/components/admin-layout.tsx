@@ -73,6 +73,17 @@ export function AdminLayout({ me, session, children }: AdminLayoutProps) {
                 <li>
                   <ConsoleLink to={paths.adminUsers}>{t('admin.nav.users')}</ConsoleLink>
                 </li>
+                <li>
+                  <ConsoleLink to={consolePaths.currencies}>
+                    {t('admin.nav.currencies')}
+                  </ConsoleLink>
+                </li>
+                <li>
+                  <ConsoleLink to={consolePaths.incidents}>{t('admin.nav.incidents')}</ConsoleLink>
+                </li>
+                <li>
+                  <ConsoleLink to={consolePaths.apiKeys}>{t('admin.nav.apiKeys')}</ConsoleLink>
+                </li>
                 {/* The pages a role may not open are not offered (the server refuses them). */}
                 {atLeast(me.role, 'operator') ? (
                   <>

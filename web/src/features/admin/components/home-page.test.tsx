@@ -1,5 +1,5 @@
-// The console's home: the counts of the queue, each a way to it, and the last 30 days in figures,
-// all as the server gave them.
+// The console's home: the counts of the queue, each a way to it, the last 30 days in figures and
+// the liquidity providers' health, all as the server gave them.
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -102,7 +102,73 @@ describe('the home page', () => {
     });
     await renderConsole('/admin');
     expect(await screen.findByText('The figures could not be loaded.')).toBeInTheDocument();
+    const providers = screen.getByRole('region', { name: 'Provider health' });
+    expect(
+      within(providers).getByText("The providers' health could not be loaded."),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Welcome to the back office' })).toBeInTheDocument();
     expect(await screen.findByTestId('home-queue-stuck')).toHaveTextContent('0');
+  });
+
+  it("shows the providers' health: status in words, latency and uptime of 30 days", async () => {
+    const api = fakeConsole(operator({ role: 'support' }), {
+      'GET /api/admin/stats': () =>
+        json(
+          200,
+          fakeStats({
+            providers: [
+              {
+                key: 'provider:sandbox',
+                name: 'Sandbox',
+                status: 'operational',
+                latency_ms: 120,
+                uptime: 99.95,
+              },
+              {
+                key: 'provider:changenow',
+                name: 'ChangeNOW',
+                status: 'degraded',
+                latency_ms: 2350,
+                uptime: 97.5,
+              },
+              {
+                key: 'provider:simpleswap',
+                name: 'SimpleSwap',
+                status: 'outage',
+                latency_ms: null,
+                uptime: null,
+              },
+            ],
+          }),
+        ),
+    });
+    await renderConsole('/admin');
+    const section = await screen.findByRole('region', { name: 'Provider health' });
+    const table = await within(section).findByRole('table', {
+      name: 'Liquidity providers as last checked, with their uptime over the last 30 days',
+    });
+    const [header, ...rows] = within(table).getAllByRole('row');
+    expect(
+      within(header!)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Provider', 'Status', 'Latency', 'Uptime (30 days)']);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'SandboxOperational120 ms99.95%',
+      'ChangeNOWDegraded2,350 ms97.5%',
+      'SimpleSwapOutageNot measured yetNot measured yet',
+    ]);
+    // The same answer as the figures: asked once.
+    expect(api.callsTo('GET /api/admin/stats')).toHaveLength(1);
+  });
+
+  it('says when no provider has been checked yet', async () => {
+    fakeConsole(operator(), { 'GET /api/admin/stats': () => json(200, fakeStats()) });
+    await renderConsole('/admin');
+    const section = await screen.findByRole('region', { name: 'Provider health' });
+    expect(
+      await within(section).findByText('No liquidity provider has been checked yet.'),
+    ).toBeInTheDocument();
+    expect(within(section).queryByRole('table')).toBeNull();
   });
 });

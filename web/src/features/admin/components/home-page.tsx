@@ -1,10 +1,12 @@
 // The console's home: who is here, with which role; how many orders need a person (each count
 // a way to the queue); the last 30 days in figures, all from the server (orders, completed,
 // volume, time to complete, the shares that needed a decision or were refunded, and each day);
-// and the way to the orders.
+// the liquidity providers' health (status, latency, uptime of 30 days); and the way to the
+// orders.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { cardVariants } from '@/components/ui/card';
 import { Section } from '@/components/ui/section';
@@ -26,7 +28,16 @@ import { cn } from '@/lib/utils';
 import { useQueue } from '../api/get-queue';
 import { useStats } from '../api/get-stats';
 import { formatDuration, formatShare } from '../lib/figures';
-import { type ConsoleMe, countOf, type Queue, QUEUE_REASONS, type Stats } from '../types';
+import {
+  type ConsoleMe,
+  countOf,
+  PROVIDER_STATUSES,
+  type ProviderHealth,
+  type ProviderStatus,
+  type Queue,
+  QUEUE_REASONS,
+  type Stats,
+} from '../types';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
 import { useReasonTexts } from './queue-page';
@@ -51,6 +62,7 @@ export function HomePage({ me }: { me: ConsoleMe }) {
       </div>
       <QueueSection />
       <StatsSection />
+      <ProvidersSection />
       <Section title={t('admin.home.ordersTitle')}>
         <p className="text-sm text-slate-700">{t('admin.home.ordersText')}</p>
         <Link to={paths.adminOrders} className={buttonVariants()}>
@@ -206,5 +218,84 @@ function StatsBody({ stats }: { stats: Stats }) {
         </Table>
       )}
     </>
+  );
+}
+
+const PROVIDER_TONES: Record<ProviderStatus, BadgeTone> = {
+  operational: 'success',
+  degraded: 'warning',
+  outage: 'danger',
+};
+
+function isProviderStatus(status: string): status is ProviderStatus {
+  return PROVIDER_STATUSES.some((s) => s === status);
+}
+
+/** The liquidity providers as last checked (the same answer as the figures). */
+function ProvidersSection() {
+  const { t } = useTranslation();
+  const stats = useStats(STATS_DAYS);
+  let body;
+  if (stats.isPending) body = <Spinner label={t('common.loading')} className="py-6" />;
+  else if (stats.isError) {
+    body = <ConsoleError error={stats.error} what={t('admin.home.providersError')} />;
+  } else if (stats.data.providers.length === 0) {
+    body = <p className="text-sm text-slate-700">{t('admin.home.providersEmpty')}</p>;
+  } else {
+    body = <ProvidersTable providers={stats.data.providers} />;
+  }
+  return <Section title={t('admin.home.providersTitle')}>{body}</Section>;
+}
+
+function ProvidersTable({ providers }: { providers: ProviderHealth[] }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const notMeasured = <span className="text-slate-600">{t('admin.home.notMeasured')}</span>;
+  return (
+    <Table>
+      <TableCaption>{t('admin.home.providersCaption')}</TableCaption>
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t('admin.home.providerColumns.name')}</TableHead>
+          <TableHead>{t('admin.home.providerColumns.status')}</TableHead>
+          <TableHead className="text-right">{t('admin.home.providerColumns.latency')}</TableHead>
+          <TableHead className="text-right">{t('admin.home.providerColumns.uptime')}</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {providers.map((provider) => (
+          <TableRow key={provider.key}>
+            <TableCell>{provider.name}</TableCell>
+            <TableCell>
+              {isProviderStatus(provider.status) ? (
+                <Badge tone={PROVIDER_TONES[provider.status]}>
+                  {t(`admin.home.providerStatuses.${provider.status}`)}
+                </Badge>
+              ) : (
+                <Badge tone="neutral">{provider.status}</Badge>
+              )}
+            </TableCell>
+            <TableCell className="text-right whitespace-nowrap tabular-nums">
+              {provider.latency_ms === null
+                ? notMeasured
+                : formatNumber(provider.latency_ms, locale, {
+                    style: 'unit',
+                    unit: 'millisecond',
+                    unitDisplay: 'short',
+                    maximumFractionDigits: 0,
+                  })}
+            </TableCell>
+            <TableCell className="text-right whitespace-nowrap tabular-nums">
+              {provider.uptime === null
+                ? notMeasured
+                : formatNumber(provider.uptime / 100, locale, {
+                    style: 'percent',
+                    maximumFractionDigits: 2,
+                  })}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

@@ -1,5 +1,6 @@
 // Payouts: the requests of a status (requested by default), and closing one: paid with the
-// transaction that paid it, or rejected with a reason; once per dialog's Idempotency-Key.
+// transaction that paid it, or rejected with a reason; once per dialog's Idempotency-Key. A
+// locked account's request is held: rejected, never marked paid.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -129,5 +130,62 @@ describe('the payouts page', () => {
       txid: '0xabc123',
       reason: 'Paid from the hot wallet',
     });
+  });
+
+  it("holds a locked account's request: a badge, no Mark paid, and Reject still offered", async () => {
+    const api = fakeConsole(operator(), {
+      'GET /api/admin/payouts': () =>
+        json(200, [
+          fakePayout({ account_locked: true }),
+          fakePayout({ id: 'po_2', user_id: 'u_other' }),
+        ]),
+      'POST /api/admin/payouts/po_1': () =>
+        json(200, { id: 'po_1', status: 'rejected', audit_id: 6 }),
+    });
+    await renderConsole('/admin/payouts');
+    const table = await screen.findByRole('table', {
+      name: 'Payouts (Requested), oldest first',
+    });
+    const [, held, other] = within(table).getAllByRole('row');
+    expect(within(held!).getByText('Held: account locked')).toBeInTheDocument();
+    expect(
+      within(held!).getByText('Unlock the account to pay it, or reject the request.'),
+    ).toBeInTheDocument();
+    expect(within(held!).queryByRole('button', { name: 'Mark paid po_1' })).toBeNull();
+    expect(within(held!).getByRole('button', { name: 'Reject po_1' })).toBeInTheDocument();
+    expect(within(other!).queryByText('Held: account locked')).toBeNull();
+    expect(within(other!).getByRole('button', { name: 'Mark paid po_2' })).toBeInTheDocument();
+
+    await openAct('Reject po_1');
+    const dialog = await screen.findByRole('dialog', { name: 'Reject payout po_1' });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), {
+      target: { value: 'Account locked for fraud' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+    expect(await screen.findByText('Payout rejected')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/admin/payouts/po_1').map((c) => c.body)).toEqual([
+      { status: 'rejected', reason: 'Account locked for fraud' },
+    ]);
+  });
+
+  it("shows the server's refusal to pay a request whose account was locked meanwhile", async () => {
+    fakeConsole(operator(), {
+      'GET /api/admin/payouts': () => json(200, [fakePayout()]),
+      'POST /api/admin/payouts/po_1': () =>
+        json(409, { error: 'The account is locked: unlock it first, or reject the request' }),
+    });
+    await renderConsole('/admin/payouts');
+    await openAct('Mark paid po_1');
+    const dialog = await screen.findByRole('dialog', { name: 'Mark payout po_1 paid' });
+    fireEvent.change(within(dialog).getByLabelText('Transaction id'), {
+      target: { value: '0xabc123' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark paid' }));
+    expect(
+      await within(dialog).findByText(
+        'The account is locked: unlock it first, or reject the request',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText('The payout was not marked paid.')).toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 // Payouts: partners' requests to be paid their commission, oldest first, by status (`?status=`,
 // requested by default). An operator closes a request: paid (with the transaction that paid it)
 // or rejected (with a reason; the amount goes back to the partner's balance), once per dialog's
-// Idempotency-Key.
+// Idempotency-Key. A request of a locked account is held: it may be rejected, not paid.
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -136,6 +136,11 @@ function PayoutsTable({
               >
                 {payout.user_id}
               </Link>
+              {payout.account_locked ? (
+                <Badge tone="danger" className="mt-1 flex w-fit whitespace-nowrap">
+                  {t('admin.payouts.held')}
+                </Badge>
+              ) : null}
             </TableCell>
             <TableCell className="whitespace-nowrap tabular-nums">
               {formatUsd(payout.amount_usd, locale)}
@@ -177,7 +182,12 @@ function PayoutsTable({
               <TableCell>
                 {payout.status === 'requested' ? (
                   <div className="flex flex-wrap gap-2">
-                    <MarkPaidAction payout={payout} />
+                    {/* The server refuses to pay a locked account's request: unlock it first. */}
+                    {payout.account_locked ? (
+                      <p className="text-xs text-slate-600">{t('admin.payouts.heldText')}</p>
+                    ) : (
+                      <MarkPaidAction payout={payout} />
+                    )}
                     <RejectAction payout={payout} />
                   </div>
                 ) : null}

@@ -1,6 +1,7 @@
 // One account in the back office: its facts, orders, sessions and API keys; and the acts on it
 // (lock, unlock, sign out everywhere), offered only to an operator or owner, never on one's own
 // account, an owner's only to an owner; each with a required reason and its Idempotency-Key.
+// An operator or owner also revokes the account's API keys still working.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
@@ -215,5 +216,75 @@ describe('the account page', () => {
     });
     await renderConsole('/admin/users/u_customer');
     expect(await screen.findByText('There is no account u_customer.')).toBeInTheDocument();
+  });
+
+  it('revokes an API key of the account with a required reason, then reads the account again', async () => {
+    let revoked: number | null = null;
+    const account = () => {
+      const view = fakeAccount();
+      return {
+        ...view,
+        api_keys: [
+          { ...view.api_keys[0]!, revoked_at: revoked },
+          {
+            id: 'key_2',
+            name: 'Old bot',
+            permission: 'read',
+            created_at: 1_795_300_000,
+            last_used_at: 1_795_310_000,
+            request_count: 5,
+            revoked_at: 1_795_320_000,
+          },
+        ],
+      };
+    };
+    const api = fakeConsole(operator(), {
+      [`GET ${USER}`]: () => json(200, account()),
+      'POST /api/admin/api-keys/key_1/revoke': () => {
+        revoked = 1_795_401_000;
+        return json(200, {
+          api_key: { ...account().api_keys[0], user_id: 'u_customer', user_email: 'x' },
+          audit_id: 51,
+        });
+      },
+    });
+    await renderConsole('/admin/users/u_customer');
+    const keys = await screen.findByRole('table', { name: 'API keys of this account' });
+    // The account's own page has no account column; only the key still working has Revoke.
+    expect(within(keys).queryByRole('columnheader', { name: 'Account' })).toBeNull();
+    expect(within(keys).getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
+    expect(
+      within(keys)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Revoke']);
+
+    fireEvent.click(within(keys).getByRole('button', { name: 'Revoke key_1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke API key Shop integration' });
+    expect(dialog).toHaveAccessibleDescription(/^customer@example\.com's key stops working/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke key' }));
+    expect(await within(dialog).findByText('Give a reason.')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('Reason'), {
+      target: { value: 'Partner asked' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke key' }));
+    expect(await screen.findByText('API key revoked')).toBeInTheDocument();
+    const [call] = api.callsTo('POST /api/admin/api-keys/key_1/revoke');
+    expect(call?.body).toEqual({ reason: 'Partner asked' });
+    expect(call?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The account is read again: both keys revoked, nothing left to revoke.
+    await waitFor(() => expect(within(keys).queryByRole('button')).toBeNull());
+    expect(within(keys).getAllByText(/^Revoked /)).toHaveLength(2);
+    expect(api.callsTo(`GET ${USER}`)).toHaveLength(2);
+  });
+
+  it('offers no Revoke to support', async () => {
+    fakeConsole(operator({ role: 'support' }), { [`GET ${USER}`]: () => json(200, fakeAccount()) });
+    await renderConsole('/admin/users/u_customer');
+    const keys = await screen.findByRole('table', { name: 'API keys of this account' });
+    expect(within(keys).getByText('Shop integration')).toBeInTheDocument();
+    expect(within(keys).queryByRole('button')).toBeNull();
+    expect(within(keys).queryByRole('columnheader', { name: 'Actions' })).toBeNull();
   });
 });

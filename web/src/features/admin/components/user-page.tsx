@@ -2,6 +2,7 @@
 // open sessions and API keys; and, for an operator or owner, the acts on it (lock or unlock,
 // sign out everywhere), each with a required reason and its own Idempotency-Key. Never on one's
 // own account, and an owner's account only by an owner (the server refuses the rest anyway).
+// An operator or owner also revokes its API keys, one at a time (api-keys-table.tsx).
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -32,6 +33,7 @@ import { queryOf } from '../lib/search-query';
 import type { AccountView, ConsoleMe, UserApiKey, UserRow, UserSession } from '../types';
 import { ActDialog, ReasonForm } from './act-form';
 import { ConsoleTitle } from './admin-layout';
+import { ApiKeysTable } from './api-keys-table';
 import { ConsoleError } from './console-error';
 import { OrdersTable } from './orders-page';
 import { YesNo } from './users-page';
@@ -97,7 +99,7 @@ function Account({ me, view }: { me: ConsoleMe; view: AccountView }) {
         )}
       </Section>
       <Sessions sessions={view.sessions} />
-      <ApiKeys keys={view.api_keys} />
+      <ApiKeys me={me} user={user} keys={view.api_keys} />
     </div>
   );
 }
@@ -292,55 +294,19 @@ function Sessions({ sessions }: { sessions: UserSession[] }) {
   );
 }
 
-function ApiKeys({ keys }: { keys: UserApiKey[] }) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language;
+function ApiKeys({ me, user, keys }: { me: ConsoleMe; user: UserRow; keys: UserApiKey[] }) {
+  const { t } = useTranslation();
   return (
     <Section title={t('admin.user.apiKeys')}>
       {keys.length === 0 ? (
         <p className="text-sm text-slate-700">{t('admin.user.noApiKeys')}</p>
       ) : (
-        <Table>
-          <TableCaption>{t('admin.user.apiKeysCaption')}</TableCaption>
-          <TableHeader>
-            <TableRow>
-              <TableHead>{t('admin.user.keyColumns.name')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.id')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.permission')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.created')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.lastUsed')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.requests')}</TableHead>
-              <TableHead>{t('admin.user.keyColumns.status')}</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {keys.map((key) => (
-              <TableRow key={key.id}>
-                <TableCell className="break-words">{key.name}</TableCell>
-                <TableCell className="font-mono break-all">{key.id}</TableCell>
-                <TableCell>{key.permission}</TableCell>
-                <TableCell className="whitespace-nowrap">
-                  {formatTime(key.created_at, locale)}
-                </TableCell>
-                <TableCell className="whitespace-nowrap">
-                  {key.last_used_at ? formatTime(key.last_used_at, locale) : t('admin.user.never')}
-                </TableCell>
-                <TableCell className="tabular-nums">
-                  {formatNumber(key.request_count, locale)}
-                </TableCell>
-                <TableCell>
-                  {key.revoked_at ? (
-                    <Badge tone="neutral">
-                      {t('admin.user.keyRevoked', { time: formatTime(key.revoked_at, locale) })}
-                    </Badge>
-                  ) : (
-                    <Badge tone="success">{t('admin.users.active')}</Badge>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <ApiKeysTable
+          keys={keys.map((key) => ({ ...key, user_id: user.id, user_email: user.email }))}
+          caption={t('admin.user.apiKeysCaption')}
+          showOwner={false}
+          canRevoke={atLeast(me.role, 'operator')}
+        />
       )}
     </Section>
   );

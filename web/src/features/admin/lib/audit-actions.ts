@@ -39,6 +39,7 @@ export const KNOWN_ACTIONS = [
   'currency.set',
   'incident.open',
   'incident.update',
+  'api_key.revoke',
   'sandbox.outage',
 ] as const;
 

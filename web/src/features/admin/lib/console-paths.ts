@@ -4,4 +4,7 @@ import { paths } from '@/config/paths';
 
 export const consolePaths = {
   messages: `${paths.admin}/messages`,
+  currencies: `${paths.admin}/currencies`,
+  incidents: `${paths.admin}/incidents`,
+  apiKeys: `${paths.admin}/api-keys`,
 } as const;

@@ -233,7 +233,7 @@ function SendProblems({
         <InlineProblem>{t('exchange.exceeded', { max: quote.from.max, coin })}</InlineProblem>
       ) : null}
       {quote.errors.includes('MAINTENANCE_FROM') ? (
-        <InlineProblem tone="warning">{t('exchange.maintenance', { coin })}</InlineProblem>
+        <Maintenance coin={coin} notice={quote.from.maintenance} />
       ) : null}
     </>
   );
@@ -248,8 +248,19 @@ function ReceiveNotes({ quote, coin }: { quote: Quote | null; coin: string | und
         <p className="mt-2 text-xs font-medium text-amber-800">{t('exchange.estimated')}</p>
       ) : null}
       {coin && quote.errors.includes('MAINTENANCE_TO') ? (
-        <InlineProblem tone="warning">{t('exchange.maintenance', { coin })}</InlineProblem>
+        <Maintenance coin={coin} notice={quote.to.maintenance} />
       ) : null}
     </>
+  );
+}
+
+/** The coin is in maintenance, with the operator's own word on it when there is one. */
+function Maintenance({ coin, notice }: { coin: string; notice: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <InlineProblem tone="warning">
+      {t('exchange.maintenance', { coin })}
+      {notice ? <span className="block">{notice}</span> : null}
+    </InlineProblem>
   );
 }
