@@ -120,6 +120,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                     mailer: mailer.clone(),
                     site_name: config.site_name.clone(),
                     public_url: config.public_url.clone(),
+                    support_email: config.support_email.clone(),
                 }),
                 partners: Some(partners.clone()),
                 email_idn: config.email_idn(),

@@ -345,6 +345,29 @@ pub mod templates {
         )
     }
 
+    /// An operator changed where the order's refund goes.
+    pub fn refund_address_changed(
+        language: Language,
+        site: &str,
+        order_id: &str,
+        address: &str,
+        link: &str,
+        support: &str,
+    ) -> Composed {
+        compose(
+            language,
+            "refundAddressChanged",
+            &[
+                ("site", site),
+                ("order_id", order_id),
+                ("address", address),
+                ("link", link),
+                ("support", support),
+            ],
+            None,
+        )
+    }
+
     /// One of an order's transactions, as the status mail lists it.
     pub struct TransactionLine {
         pub side: TransactionSide,

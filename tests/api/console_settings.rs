@@ -20,6 +20,7 @@ on_both_backends!(
     an_operator_refunds_a_failed_order_only_once_its_deposit_came,
     a_locked_accounts_payout_is_held_until_rejected_or_unlocked,
     the_order_search_filters_by_pair_provider_and_day,
+    the_customer_is_mailed_when_an_operator_changes_their_refund_address,
 );
 
 /// A keyed `PUT`, as the console sends an override.
@@ -540,7 +541,11 @@ async fn the_order_search_filters_by_pair_provider_and_day(db: Db) {
         let query: &'static str = Box::leak(query.into_boxed_str());
         let (status, page) = found(query).await;
         assert_eq!(status, StatusCode::OK, "{query}: {page}");
-        assert_eq!(ids(&page), wanted, "{query}");
+        // Both orders may be made in one second: their order is then the ids'.
+        let (mut got, mut wanted) = (ids(&page), wanted);
+        got.sort();
+        wanted.sort();
+        assert_eq!(got, wanted, "{query}");
     }
     for bad in ["since=2026-02-31", "until=yesterday", "from=NOPE"] {
         let (status, page) = found(bad).await;
@@ -585,4 +590,60 @@ fn civil(day: i64) -> (i64, i64, i64) {
         m += 1;
     }
     (y, m as i64 + 1, d + 1)
+}
+
+async fn the_customer_is_mailed_when_an_operator_changes_their_refund_address(db: Db) {
+    let Some(app) = app_on(db).await else {
+        return;
+    };
+    let op = operator(&app, "operator@example.com", "operator").await;
+    let (_, session) = customer(&app, "owner@example.com").await;
+    let order = fixed_order(&app, Some(&session)).await;
+    let subject = format!("Order {order}: refund address changed");
+    let mailed = |app: &TestApp| {
+        let subject = subject.clone();
+        let store = app.store.clone();
+        async move {
+            store
+                .mail_to("owner@example.com")
+                .await
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.subject == subject)
+                .collect::<Vec<_>>()
+        }
+    };
+    let path = format!("/api/admin/orders/{order}/refund-address");
+    let body = json!({ "reason": "Customer called", "address": crate::partners::BTC_ADDRESS });
+    let response = app
+        .client
+        .put(app.url(&path))
+        .bearer_auth(&op)
+        .header("Idempotency-Key", "address-1")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mails = mailed(&app).await;
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let text = &mails[0].body;
+    assert!(text.contains(crate::partners::BTC_ADDRESS), "{text}");
+    assert!(text.contains(&format!("/order-details/{order}")), "{text}");
+    assert!(
+        text.contains("If you did not ask for this, write to"),
+        "{text}"
+    );
+    // The same request again is the same act: no second mail.
+    let again = app
+        .client
+        .put(app.url(&path))
+        .bearer_auth(&op)
+        .header("Idempotency-Key", "address-1")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(mailed(&app).await.len(), 1);
 }

@@ -444,7 +444,11 @@ impl Orders {
         self.apply_refund_address(&mut next, address, tag, now)
             .await?;
         next.updated_at = now;
-        let effects = super::audited(audit, &order, &next);
+        let by_operator = audit.is_some();
+        let mut effects = super::audited(audit, &order, &next);
+        if by_operator {
+            effects.mails = self.refund_address_mails(&next, now).await?;
+        }
         self.write(next, None, &effects).await
     }
 

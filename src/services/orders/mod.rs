@@ -93,6 +93,8 @@ pub struct StatusMails {
     pub mailer: crate::services::mail::Mailer,
     pub site_name: String,
     pub public_url: String,
+    /// Where a customer writes when a change to their order was not theirs.
+    pub support_email: String,
 }
 
 pub struct Orders {
@@ -352,26 +354,13 @@ impl Orders {
         Ok(effects)
     }
 
-    /// Mails to a signed-in owner who wants them and to an address given for the order, for
-    /// the changes worth a mail: the deposit arrived, a decision is needed, and the end.
-    async fn status_mails(
+    /// Who hears of an order: its signed-in owner in their language if their profile asks for
+    /// order mails, and an address given for the order (in English).
+    async fn order_recipients(
         &self,
         order: &OrderRecord,
-        now: i64,
-    ) -> Result<Vec<MailRecord>, StoreError> {
-        let Some(mails) = &self.settings.status_mails else {
-            return Ok(Vec::new());
-        };
-        use crate::services::mail::templates::{self, Reason, StatusMail};
-        let status = match order.status {
-            OrderStatus::Confirming => StatusMail::Confirming,
-            OrderStatus::Emergency => StatusMail::Emergency,
-            OrderStatus::Completed => StatusMail::Completed,
-            OrderStatus::Refunded => StatusMail::Refunded,
-            OrderStatus::Failed => StatusMail::Failed,
-            _ => return Ok(Vec::new()),
-        };
-        // The owner in their language; an address given for the order in English.
+    ) -> Result<Vec<(String, Language, crate::services::mail::templates::Reason)>, StoreError> {
+        use crate::services::mail::templates::Reason;
         let mut recipients = Vec::new();
         if let Some(owner) = &order.owner_user_id
             && let Some(user) = self
@@ -387,12 +376,64 @@ impl Orders {
         {
             recipients.push((email.clone(), Language::En, Reason::Order));
         }
-        // The public page: the token is not mailed, so a mistyped address cannot act on it.
-        let link = format!(
-            "{}/order-details/{}",
-            mails.public_url.trim_end_matches('/'),
-            order.id
-        );
+        Ok(recipients)
+    }
+
+    /// Mails telling the customer that an operator changed where their refund goes: a change
+    /// made for them must never be a surprise to them (nor one made against them).
+    pub(super) async fn refund_address_mails(
+        &self,
+        order: &OrderRecord,
+        now: i64,
+    ) -> Result<Vec<MailRecord>, StoreError> {
+        let Some(mails) = &self.settings.status_mails else {
+            return Ok(Vec::new());
+        };
+        let Some(address) = order.refund_address.as_deref() else {
+            return Ok(Vec::new());
+        };
+        let link = public_order_link(mails, order);
+        Ok(self
+            .order_recipients(order)
+            .await?
+            .into_iter()
+            .map(|(recipient, language, _)| {
+                let mail = crate::services::mail::templates::refund_address_changed(
+                    language,
+                    &mails.site_name,
+                    &order.id,
+                    address,
+                    &link,
+                    &mails.support_email,
+                );
+                mails
+                    .mailer
+                    .record(&recipient, &mail.subject, &mail.body, now)
+            })
+            .collect())
+    }
+
+    /// Mails to a signed-in owner who wants them and to an address given for the order, for
+    /// the changes worth a mail: the deposit arrived, a decision is needed, and the end.
+    async fn status_mails(
+        &self,
+        order: &OrderRecord,
+        now: i64,
+    ) -> Result<Vec<MailRecord>, StoreError> {
+        let Some(mails) = &self.settings.status_mails else {
+            return Ok(Vec::new());
+        };
+        use crate::services::mail::templates::{self, StatusMail};
+        let status = match order.status {
+            OrderStatus::Confirming => StatusMail::Confirming,
+            OrderStatus::Emergency => StatusMail::Emergency,
+            OrderStatus::Completed => StatusMail::Completed,
+            OrderStatus::Refunded => StatusMail::Refunded,
+            OrderStatus::Failed => StatusMail::Failed,
+            _ => return Ok(Vec::new()),
+        };
+        let recipients = self.order_recipients(order).await?;
+        let link = public_order_link(mails, order);
         let lines = self.transaction_lines(order);
         Ok(recipients
             .into_iter()
@@ -614,6 +655,15 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
 
 /// The effects of an operator's act on an order that does not move its status: the act's
 /// audit entry with the order as it was and becomes (none for a customer's act).
+/// The order's public page: the token is not mailed, so a mistyped address cannot act on it.
+fn public_order_link(mails: &StatusMails, order: &OrderRecord) -> String {
+    format!(
+        "{}/order-details/{}",
+        mails.public_url.trim_end_matches('/'),
+        order.id
+    )
+}
+
 fn audited(audit: Option<AuditEntry>, before: &OrderRecord, after: &OrderRecord) -> OrderEffects {
     OrderEffects {
         audit: audit.map(|entry| AuditEntry {
