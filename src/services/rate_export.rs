@@ -287,7 +287,12 @@ impl RateExport {
                     .send_limits(&from.code, market.min_from, market.max_from);
             // Only pairs that can be traded: a reserve, limits that leave room, and a smallest
             // order that pays out more than the network fee.
-            let smallest_payout = min_from * out - market.network_fee_to;
+            let Some(smallest_payout) = min_from
+                .checked_mul(out)
+                .and_then(|p| p.checked_sub(market.network_fee_to))
+            else {
+                continue;
+            };
             if market.reserve_to <= Decimal::ZERO
                 || out <= Decimal::ZERO
                 || min_from > max_from

@@ -203,8 +203,8 @@ pub enum LockChange {
     LastOwner,
 }
 
-/// What changing an operator's role did.
-#[derive(Debug, Clone, PartialEq)]
+/// What revoking one partner key did.
+#[derive(Debug)]
 pub enum KeyRevoke {
     Done {
         key: Box<ApiKeyRecord>,
@@ -214,7 +214,8 @@ pub enum KeyRevoke {
     AlreadyRevoked,
 }
 
-#[derive(Debug)]
+/// What changing an operator's role did.
+#[derive(Debug, Clone, PartialEq)]
 pub enum RoleChange {
     /// Changed (or confirmed): the user as they now are, and the audit entry's id.
     Changed {

@@ -95,6 +95,25 @@ async fn operators_set_limits_and_maintenance_that_customers_quotes_obey(db: Db)
     let refused = json_of(app.post_json("/api/create-order", &order).await).await;
     assert_ne!(refused["code"], 0, "{refused}");
 
+    // A float order made before the limit whose deposit passes it waits for a decision.
+    let (status, _) = put_keyed(&app, &op, btc, &json!({}), "limits-2").await;
+    assert_eq!(status, StatusCode::OK);
+    let float = json!({
+        "fromCcy": "BTC", "toCcy": "ETH", "amount": "0.1",
+        "toAddress": crate::partners::ETH_ADDRESS, "direction": "from", "type": "float",
+    });
+    let made = json_of(app.post_json("/api/create-order", &float).await).await;
+    let float_id = made["data"]["id"].as_str().expect("an order").to_owned();
+    let (status, _) = put_keyed(&app, &op, btc, &limits, "limits-3").await;
+    assert_eq!(status, StatusCode::OK);
+    deposit(&app, &float_id, "0.7").await;
+    let order = detail_of(&app, &op, &float_id).await["order"].clone();
+    assert_eq!(
+        (order["status"].as_str(), order["emergency_reason"].as_str()),
+        (Some("EMERGENCY"), Some("LIMIT")),
+        "{order}"
+    );
+
     // Maintenance with a message: the quote says why, both ways, and the list shows it closed.
     let message = "Wallet upgrade until 14:00 UTC";
     let eth = "/api/admin/currency-overrides/ETH";
@@ -144,6 +163,7 @@ async fn operators_set_limits_and_maintenance_that_customers_quotes_obey(db: Db)
         ),
         (json!({ "maintenance": "x".repeat(201) }), "200 characters"),
         (json!({ "maintenance": "two\nlines" }), "one line"),
+        (json!({ "maintenance": "two\u{2028}lines" }), "one line"),
     ]
     .into_iter()
     .enumerate()
@@ -290,6 +310,18 @@ async fn an_operator_revokes_one_partner_key_and_the_others_keep_working(db: Db)
     );
     let (status, _) = act(&app, &op, &revoke, &json!({ "reason": "Leaked" }), "k3").await;
     assert_eq!(status, StatusCode::CONFLICT);
+    // An operator's own partner key is revoked only by a role above theirs.
+    let other = operator(&app, "other@example.com", "operator").await;
+    let other_partner = crate::partners::Partner {
+        token: other.clone(),
+        referral_code: String::new(),
+    };
+    let (others_key, _, _) = app.create_key(&other_partner, "read").await;
+    let path = format!("/api/admin/api-keys/{others_key}/revoke");
+    let (status, _) = act(&app, &op, &path, &json!({ "reason": "Leaked" }), "k5").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = act(&app, TOKEN, &path, &json!({ "reason": "Leaked" }), "k6").await;
+    assert_eq!(status, StatusCode::OK, "an owner may");
     let none = "/api/admin/api-keys/none/revoke";
     let (status, _) = act(&app, &op, none, &json!({ "reason": "Leaked" }), "k4").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -368,6 +400,22 @@ async fn an_operator_refunds_a_failed_order_only_once_its_deposit_came(db: Db) {
     let path = format!("/api/admin/orders/{empty}/refund");
     let (status, _) = act(&app, &op, &path, &json!({ "reason": "Failed" }), "f0").await;
     assert_eq!(status, StatusCode::CONFLICT);
+
+    // Failed after its payout went out: refunding would pay twice.
+    let paid = fixed_order(&app, None).await;
+    deposit(&app, &paid, "0.008").await;
+    set_order(&app, &paid, "FAILED", now).await;
+    let raw = raw_store(&app.db).await;
+    sqlx::query("UPDATE orders SET payout_amount = '0.2' WHERE id = $1")
+        .bind(&paid)
+        .execute(raw.pool())
+        .await
+        .unwrap();
+    assert!(
+        !actions_of(&app, &op, &paid)
+            .await
+            .contains(&json!("refund"))
+    );
 
     // Failed with the deposit held: the customer cannot choose, an operator refunds.
     let made = json!({
@@ -646,4 +694,42 @@ async fn the_customer_is_mailed_when_an_operator_changes_their_refund_address(db
         .unwrap();
     assert_eq!(again.status(), StatusCode::OK);
     assert_eq!(mailed(&app).await.len(), 1);
+    // Another request that changes nothing mails nothing.
+    let same = app
+        .client
+        .put(app.url(&path))
+        .bearer_auth(&op)
+        .header("Idempotency-Key", "address-2")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(same.status(), StatusCode::OK);
+    assert_eq!(mailed(&app).await.len(), 1);
+
+    // A refund an operator makes with the address they give is mailed too, even to an owner
+    // who turned order mails off.
+    let (_, session) = customer(&app, "quiet@example.com").await;
+    let (status, _) = call(
+        &app,
+        &session,
+        Method::PATCH,
+        "/api/account",
+        Some(&json!({ "order_emails": false })),
+    )
+    .await;
+    assert!(status.is_success(), "{status}");
+    let stuck = fixed_order(&app, Some(&session)).await;
+    deposit(&app, &stuck, "0.008").await;
+    let refund = format!("/api/admin/orders/{stuck}/refund");
+    let body = json!({ "reason": "Asked by phone", "address": crate::partners::BTC_ADDRESS });
+    let (status, answer) = act(&app, &op, &refund, &body, "refund-1").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let subject = format!("Order {stuck}: refund address changed");
+    let mails = app.store.mail_to("quiet@example.com").await.unwrap();
+    assert_eq!(
+        mails.iter().filter(|m| m.subject == subject).count(),
+        1,
+        "{mails:?}"
+    );
 }

@@ -20,6 +20,9 @@ use crate::store::CurrencyOverride;
 
 /// Longest maintenance message: one line under the amount field.
 const MESSAGE_LIMIT: usize = 200;
+/// Largest minimum or maximum (10^15): above any sensible order of any coin, and small enough
+/// that a limit times any rate stays far inside what a decimal holds.
+const LIMIT_CAP: Decimal = Decimal::from_parts(2_764_472_320, 232_830, 0, false, 0);
 
 fn override_view(o: Option<&CurrencyOverride>) -> Value {
     let amount = |a: Option<Decimal>| a.map(|d| d.normalize().to_string());
@@ -104,10 +107,15 @@ fn limit(raw: Option<&str>, name: &str) -> Result<Option<Decimal>, ApiError> {
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(None);
     };
+    // Plain decimals only (no `_`, no exponent), within what any coin's amounts could be: the
+    // limits are multiplied by rates, and no sum of them may overflow.
+    let plain = raw.chars().all(|c| c.is_ascii_digit() || c == '.');
     match Decimal::from_str(raw) {
-        Ok(amount) if amount > Decimal::ZERO && amount.scale() <= 18 => Ok(Some(amount)),
+        Ok(amount) if plain && amount > Decimal::ZERO && amount <= LIMIT_CAP => {
+            Ok(Some(amount.normalize()))
+        }
         _ => Err(ApiError::BadRequest(format!(
-            "{name} must be a positive amount"
+            "{name} must be a positive amount of at most {LIMIT_CAP}"
         ))),
     }
 }
@@ -121,12 +129,22 @@ fn maintenance_message(raw: Option<&str>) -> Result<Option<String>, ApiError> {
             "Keep the maintenance message to {MESSAGE_LIMIT} characters"
         )));
     }
-    if message.chars().any(char::is_control) {
+    if message.chars().any(|c| c.is_control() || invisible(c)) {
         return Err(ApiError::BadRequest(
             "The maintenance message is one line, without control characters".into(),
         ));
     }
     Ok(Some(message.to_owned()))
+}
+
+/// Characters that break a line or change how text around them reads, unseen: line and
+/// paragraph separators, zero-width characters, bidirectional overrides and isolates.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
 }
 
 fn checked_override(
@@ -178,4 +196,54 @@ pub(super) async fn set_currency_override(
         Ok(Json(view))
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{limit, maintenance_message};
+
+    #[test]
+    fn a_limit_is_a_plain_positive_amount_within_the_cap() {
+        assert_eq!(
+            limit(Some(" 0.0500 "), "min").unwrap().unwrap().to_string(),
+            "0.05"
+        );
+        assert_eq!(limit(Some(""), "min").unwrap(), None);
+        assert_eq!(limit(None, "min").unwrap(), None);
+        assert!(limit(Some("1000000000000000"), "max").unwrap().is_some());
+        for bad in [
+            "0",
+            "-1",
+            "1e5",
+            "1_000",
+            "1000000000000001",
+            "abc",
+            "0x10",
+            "+1",
+        ] {
+            assert!(limit(Some(bad), "max").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_maintenance_message_is_one_visible_line() {
+        assert_eq!(
+            maintenance_message(Some("  Node upgrade  "))
+                .unwrap()
+                .as_deref(),
+            Some("Node upgrade")
+        );
+        assert_eq!(maintenance_message(Some("   ")).unwrap(), None);
+        for bad in [
+            "a\nb",
+            "a\u{2028}b",
+            "a\u{202E}b",
+            "a\u{200B}b",
+            "a\u{FEFF}b",
+        ] {
+            assert!(maintenance_message(Some(bad)).is_err(), "{bad:?}");
+        }
+        assert!(maintenance_message(Some(&"x".repeat(201))).is_err());
+        assert!(maintenance_message(Some(&"é".repeat(200))).is_ok());
+    }
 }

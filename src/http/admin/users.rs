@@ -156,6 +156,15 @@ pub(super) async fn revoke_api_key(
 ) -> Result<Json<Value>, ApiError> {
     let audit = call.audit_because("api_key.revoke", ("api_key", &id), &body, &body.reason)?;
     call.once(&state, &audit, async {
+        // The key's owner is acted on as a lock would: an operator's key only by a higher role.
+        let key = state
+            .store
+            .find_api_key(&id)
+            .await?
+            .ok_or_else(|| ApiError::NotFoundWith("No such API key".into()))?;
+        if let Some(owner) = state.store.find_user(&key.user_id).await? {
+            may_act_on(&call, &owner)?;
+        }
         match state
             .store
             .revoke_key(&id, crate::now_unix(), &audit)

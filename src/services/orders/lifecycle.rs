@@ -15,7 +15,7 @@ use crate::domain::transaction::{Explorers, Transaction};
 use crate::providers::sandbox::transactions::transaction_id;
 use crate::providers::{PairMarket, ProviderError, UpstreamRef, UpstreamState};
 use crate::services::quotes::QuoteError;
-use crate::store::{AuditEntry, OrderEffects, OrderRecord};
+use crate::store::{AuditEntry, MailRecord, OrderEffects, OrderRecord};
 
 /// What a refund sends back and the network fee it pays, in the send coin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,11 @@ impl Orders {
             return Ok(OrderEvent::DepositDetected);
         }
         let (_, _, market) = self.market_of(order).await?;
-        if received < market.min_from || received > market.max_from {
+        // The operator's limits too: a maximum is a risk cap that a float deposit must not pass.
+        let (min, max) =
+            self.switches
+                .send_limits(&order.from_code, market.min_from, market.max_from);
+        if received < min || received > max {
             return Ok(OrderEvent::Problem(EmergencyReason::Limit));
         }
         next.to_amount = self.payout_for(order, received).await?;
@@ -183,17 +187,20 @@ impl Orders {
         let (from, to, market) = self.market_of(order).await?;
         let refund_only =
             |why: String| OrderError::Conflict(format!("{why}: this deposit can only be refunded"));
-        if received < market.min_from {
+        let (min, max) =
+            self.switches
+                .send_limits(&order.from_code, market.min_from, market.max_from);
+        if received < min {
             return Err(refund_only(format!(
                 "It is below the minimum of {} {}",
-                to_wire(market.min_from),
+                to_wire(min),
                 from.coin
             )));
         }
-        if received > market.max_from {
+        if received > max {
             return Err(refund_only(format!(
                 "It is above the maximum of {} {}",
-                to_wire(market.max_from),
+                to_wire(max),
                 from.coin
             )));
         }
@@ -319,6 +326,12 @@ impl Orders {
         }
         next.emergency_choice = Some(choice);
         next.updated_at = now;
+        // An operator who gives the refund address tells the customer where it goes.
+        let mails = if audit.is_some() {
+            self.refund_address_mails(&order, &next, now).await?
+        } else {
+            Vec::new()
+        };
         let audit = audit.map(|entry| AuditEntry {
             subject_kind: "order".into(),
             subject_id: order.id.clone(),
@@ -326,7 +339,9 @@ impl Orders {
             ..entry
         });
         if order.provider_order_id.is_none() {
-            return self.choose_in_sandbox(next, choice, now, audit).await;
+            return self
+                .choose_in_sandbox(next, choice, now, audit, mails)
+                .await;
         }
         // Recorded first: from here the choice is final, whatever happens next.
         next.next_step_at = Some(now + self.settings.provider_poll_seconds);
@@ -338,6 +353,7 @@ impl Orders {
         });
         let effects = OrderEffects {
             audit: audit.clone(),
+            mails,
             ..OrderEffects::default()
         };
         let recorded = self.write(next, None, &effects).await?;
@@ -384,6 +400,7 @@ impl Orders {
         choice: EmergencyChoice,
         now: i64,
         audit: Option<AuditEntry>,
+        mails: Vec<MailRecord>,
     ) -> Result<OrderRecord, OrderError> {
         match choice {
             EmergencyChoice::Refund => {
@@ -393,6 +410,7 @@ impl Orders {
                         after: Some(super::audit_view(&next)),
                         ..entry
                     }),
+                    mails,
                     ..OrderEffects::default()
                 };
                 self.write(next, None, &effects).await
@@ -447,7 +465,7 @@ impl Orders {
         let by_operator = audit.is_some();
         let mut effects = super::audited(audit, &order, &next);
         if by_operator {
-            effects.mails = self.refund_address_mails(&next, now).await?;
+            effects.mails = self.refund_address_mails(&order, &next, now).await?;
         }
         self.write(next, None, &effects).await
     }
@@ -633,8 +651,10 @@ impl Orders {
                 return Err(QuoteError::from(error).into());
             }
         };
+        // A choice the upstream has not heard of is passed on again at each look (an operator's
+        // refund of a failed order too).
         if order.emergency_choice.is_some()
-            && state.status == OrderStatus::Emergency
+            && matches!(state.status, OrderStatus::Emergency | OrderStatus::Failed)
             && state.choice.is_none()
         {
             match self.pass_choice_on(&order).await {
@@ -836,10 +856,11 @@ pub fn can_retry(order: &OrderRecord, now: i64) -> bool {
 /// Whether an operator may refund the order: one waiting for a decision, or one that failed
 /// after its deposit arrived (the coins are held; the customer cannot choose on a failure).
 pub fn operator_may_refund(order: &OrderRecord) -> bool {
+    let paid_out = order.payout_amount.is_some() || order.transactions.payout.is_some();
     order.emergency_choice.is_none()
         && match order.status {
             OrderStatus::Emergency => true,
-            OrderStatus::Failed => order.received_amount.is_some(),
+            OrderStatus::Failed => order.received_amount.is_some() && !paid_out,
             _ => false,
         }
 }

@@ -356,9 +356,11 @@ impl Orders {
 
     /// Who hears of an order: its signed-in owner in their language if their profile asks for
     /// order mails, and an address given for the order (in English).
+    /// `always`: also an owner who turned order mails off (a notice about their money's safety).
     async fn order_recipients(
         &self,
         order: &OrderRecord,
+        always: bool,
     ) -> Result<Vec<(String, Language, crate::services::mail::templates::Reason)>, StoreError> {
         use crate::services::mail::templates::Reason;
         let mut recipients = Vec::new();
@@ -367,7 +369,7 @@ impl Orders {
                 .store
                 .find_user(owner)
                 .await?
-                .filter(|u| u.order_emails)
+                .filter(|u| always || u.order_emails)
         {
             recipients.push((user.email.clone(), user.mail_language(), Reason::Profile));
         }
@@ -381,20 +383,28 @@ impl Orders {
 
     /// Mails telling the customer that an operator changed where their refund goes: a change
     /// made for them must never be a surprise to them (nor one made against them).
+    /// Nothing when the address and tag are as they were.
     pub(super) async fn refund_address_mails(
         &self,
+        before: &OrderRecord,
         order: &OrderRecord,
         now: i64,
     ) -> Result<Vec<MailRecord>, StoreError> {
         let Some(mails) = &self.settings.status_mails else {
             return Ok(Vec::new());
         };
-        let Some(address) = order.refund_address.as_deref() else {
+        let unchanged =
+            before.refund_address == order.refund_address && before.refund_tag == order.refund_tag;
+        let Some(address) = order.refund_address.as_deref().filter(|_| !unchanged) else {
             return Ok(Vec::new());
+        };
+        let address = match order.refund_tag.as_deref() {
+            Some(tag) => format!("{address} / {tag}"),
+            None => address.to_owned(),
         };
         let link = public_order_link(mails, order);
         Ok(self
-            .order_recipients(order)
+            .order_recipients(order, true)
             .await?
             .into_iter()
             .map(|(recipient, language, _)| {
@@ -402,7 +412,7 @@ impl Orders {
                     language,
                     &mails.site_name,
                     &order.id,
-                    address,
+                    &address,
                     &link,
                     &mails.support_email,
                 );
@@ -432,7 +442,7 @@ impl Orders {
             OrderStatus::Failed => StatusMail::Failed,
             _ => return Ok(Vec::new()),
         };
-        let recipients = self.order_recipients(order).await?;
+        let recipients = self.order_recipients(order, false).await?;
         let link = public_order_link(mails, order);
         let lines = self.transaction_lines(order);
         Ok(recipients
