@@ -179,6 +179,26 @@ describe('the audit log page', () => {
     );
   });
 
+  it('names a partner API key as a subject, and offers it in the filter', async () => {
+    fakeConsole(operator(), {
+      'GET /api/admin/audit': () =>
+        json(200, {
+          entries: [
+            auditEntry({ action: 'api_key.revoke', subject_kind: 'api_key', subject_id: 'key_1' }),
+          ],
+          next: null,
+        }),
+    });
+    await renderConsole('/admin/audit?subject_kind=api_key');
+    const table = await screen.findByRole('table', { name: 'Audit log entries, newest first' });
+    const [, revoke] = within(table).getAllByRole('row');
+    expect(within(revoke!).getByText('API key')).toBeInTheDocument();
+    expect(within(revoke!).getByText('key_1')).toBeInTheDocument();
+    const kind = screen.getByLabelText('Subject');
+    expect(kind).toHaveValue('api_key');
+    expect(within(kind).getByRole('option', { name: 'API key' })).toHaveValue('api_key');
+  });
+
   it("shows a refusal for the operator's role in the server's words", async () => {
     fakeConsole(operator({ role: 'support' }), {
       'GET /api/admin/audit': () =>

@@ -1,5 +1,6 @@
-// Orders: a search by any of an order's keys and a status filter, kept in the address
-// (`?q=&status=`, and `before=` for later pages), with the results a page at a time.
+// Orders: a search by any of an order's keys, narrowed by status, pair, provider and a range of
+// UTC days, kept in the address (`?q=&status=&from=&to=&provider=&since=&until=`, and `before=`
+// for later pages), with the results a page at a time.
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -23,7 +24,12 @@ import { formatAmount, formatTime } from '@/lib/format';
 import { ORDER_STATUSES } from '@/lib/order-status';
 import { cn } from '@/lib/utils';
 
-import { type OrderSearch, useOrderSearch } from '../api/search-orders';
+import {
+  ORDER_FILTERS,
+  type OrderFilters,
+  type OrderSearch,
+  useOrderSearch,
+} from '../api/search-orders';
 import { queryOf } from '../lib/search-query';
 import type { OrderRow } from '../types';
 import { ConsoleTitle } from './admin-layout';
@@ -32,11 +38,11 @@ import { ConsoleError } from './console-error';
 export function OrdersPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const search: OrderSearch = {
-    q: params.get('q') ?? '',
-    status: params.get('status') ?? '',
-    before: params.get('before') ?? '',
-  };
+  const filters = Object.fromEntries(
+    ORDER_FILTERS.map((key) => [key, params.get(key) ?? '']),
+  ) as unknown as OrderFilters;
+  const search: OrderSearch = { ...filters, before: params.get('before') ?? '' };
+  const filtered = ORDER_FILTERS.some((key) => filters[key]);
   const results = useOrderSearch(search);
 
   let body;
@@ -46,7 +52,7 @@ export function OrdersPage() {
   } else if (results.data.orders.length === 0) {
     body = (
       <p className="rounded-2xl border border-slate-200 bg-white p-6 text-center text-slate-700">
-        {search.q || search.status ? t('admin.orders.empty') : t('admin.orders.emptyAll')}
+        {filtered ? t('admin.orders.empty') : t('admin.orders.emptyAll')}
       </p>
     );
   } else {
@@ -57,16 +63,13 @@ export function OrdersPage() {
         {search.before || next ? (
           <nav aria-label={t('admin.orders.pages')} className="flex flex-wrap gap-3">
             {search.before ? (
-              <Link
-                to={queryOf({ q: search.q, status: search.status })}
-                className={buttonVariants({ variant: 'outline' })}
-              >
+              <Link to={queryOf({ ...filters })} className={buttonVariants({ variant: 'outline' })}>
                 {t('admin.orders.first')}
               </Link>
             ) : null}
             {next ? (
               <Link
-                to={queryOf({ q: search.q, status: search.status, before: next })}
+                to={queryOf({ ...filters, before: next })}
                 className={buttonVariants({ variant: 'outline' })}
               >
                 {t('admin.orders.next')}
@@ -84,9 +87,9 @@ export function OrdersPage() {
       <h1 className="text-3xl font-bold text-slate-900">{t('admin.orders.title')}</h1>
       {/* Mounted anew when the address changes (back, forward), so it shows that search. */}
       <SearchForm
-        key={`${search.q}\n${search.status}`}
-        initial={search}
-        onSearch={(q, status) => setParams(new URLSearchParams(queryOf({ q, status })))}
+        key={ORDER_FILTERS.map((key) => filters[key]).join('\n')}
+        initial={filters}
+        onSearch={(chosen) => setParams(new URLSearchParams(queryOf({ ...chosen })))}
       />
       {body}
     </div>
@@ -97,42 +100,118 @@ function SearchForm({
   initial,
   onSearch,
 }: {
-  initial: OrderSearch;
-  onSearch: (q: string, status: string) => void;
+  initial: OrderFilters;
+  onSearch: (filters: OrderFilters) => void;
 }) {
   const { t } = useTranslation();
-  const [q, setQ] = useState(initial.q);
+  const [values, setValues] = useState(initial);
+  const [rangeError, setRangeError] = useState(false);
+  const set = (key: keyof OrderFilters) => (value: string) =>
+    setValues((current) => ({ ...current, [key]: value }));
+  const search = (chosen: OrderFilters) => {
+    const trimmed = Object.fromEntries(
+      ORDER_FILTERS.map((key) => [key, chosen[key].trim()]),
+    ) as unknown as OrderFilters;
+    // ISO days compare as text.
+    const backwards = Boolean(trimmed.since && trimmed.until && trimmed.until < trimmed.since);
+    setRangeError(backwards);
+    if (!backwards) onSearch(trimmed);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSearch(q.trim(), initial.status);
+    search(values);
   };
+  // A currency code as the catalogue writes it: upper case.
+  const codeInput = (key: 'from' | 'to') => (
+    <input
+      className={inputClass}
+      autoComplete="off"
+      autoCapitalize="characters"
+      spellCheck={false}
+      maxLength={32}
+      value={values[key]}
+      onChange={(e) => set(key)(e.target.value.toUpperCase())}
+    />
+  );
   return (
-    <form role="search" onSubmit={submit} className="flex flex-col gap-3 md:flex-row md:items-end">
-      <Field label={t('admin.orders.search')} className="flex-1">
-        <input
-          type="search"
-          className={inputClass}
-          placeholder={t('admin.orders.searchPlaceholder')}
-          maxLength={200}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-        />
-      </Field>
-      <Field label={t('admin.orders.status')} className="md:w-56">
-        <select
-          className={inputClass}
-          value={initial.status}
-          onChange={(e) => onSearch(q.trim(), e.target.value)}
+    <form
+      role="search"
+      onSubmit={submit}
+      className="space-y-4 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6"
+    >
+      <div className="flex flex-col gap-3 md:flex-row md:items-end">
+        <Field label={t('admin.orders.search')} className="flex-1">
+          <input
+            type="search"
+            className={inputClass}
+            placeholder={t('admin.orders.searchPlaceholder')}
+            maxLength={200}
+            value={values.q}
+            onChange={(e) => set('q')(e.target.value)}
+          />
+        </Field>
+        <Field label={t('admin.orders.status')} className="md:w-56">
+          <select
+            className={inputClass}
+            value={values.status}
+            onChange={(e) => {
+              const status = e.target.value;
+              set('status')(status);
+              search({ ...values, status });
+            }}
+          >
+            <option value="">{t('admin.orders.allStatuses')}</option>
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`order.status.${status}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <Field label={t('admin.orders.from')}>{codeInput('from')}</Field>
+        <Field label={t('admin.orders.to')}>{codeInput('to')}</Field>
+        <Field label={t('admin.orders.provider')} hint={t('admin.orders.providerHint')}>
+          <input
+            className={inputClass}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={200}
+            value={values.provider}
+            onChange={(e) => set('provider')(e.target.value)}
+          />
+        </Field>
+        <Field label={t('admin.orders.since')}>
+          <input
+            type="date"
+            className={inputClass}
+            value={values.since}
+            onChange={(e) => set('since')(e.target.value)}
+          />
+        </Field>
+        <Field
+          label={t('admin.orders.until')}
+          error={rangeError ? t('admin.orders.rangeError') : null}
         >
-          <option value="">{t('admin.orders.allStatuses')}</option>
-          {ORDER_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {t(`order.status.${status}`)}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Button type="submit">{t('admin.orders.submit')}</Button>
+          <input
+            type="date"
+            className={inputClass}
+            value={values.until}
+            onChange={(e) => set('until')(e.target.value)}
+          />
+        </Field>
+      </div>
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit">{t('admin.orders.submit')}</Button>
+        {/* The filters go; the search stays. */}
+        <Link
+          to={`${paths.adminOrders}${queryOf({ q: initial.q })}`}
+          className={buttonVariants({ variant: 'outline' })}
+        >
+          {t('admin.orders.clear')}
+        </Link>
+      </div>
     </form>
   );
 }

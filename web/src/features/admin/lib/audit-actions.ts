@@ -51,5 +51,6 @@ export const SUBJECT_KINDS = [
   'message',
   'currency',
   'incident',
+  'api_key',
   'sandbox',
 ] as const;
