@@ -140,6 +140,49 @@ test('an operator finds an order in EMERGENCY by its deposit address and refunds
   });
 });
 
+test('an operator puts a currency in maintenance from the console and customers see the message; the console pages pass axe', async ({
+  page,
+  request,
+}) => {
+  const operator = await makeOperator(request, 'operator');
+  await page.goto('/admin/currencies');
+  await signInWithCode(page, operator.email, operator.secret);
+  await expect(page.getByRole('heading', { name: en('admin.currencies.title') })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await page.getByLabel(en('admin.currencies.filter')).fill('ZEC');
+  await page.getByRole('button', { name: 'Edit ZEC' }).click();
+  const dialog = page.getByRole('dialog');
+  await expectNoSeriousViolations(page);
+  const message = `Node upgrade ${Date.now()}`;
+  await dialog.getByLabel(en('admin.editCurrency.maintenance')).fill(message);
+  await dialog.getByRole('button', { name: en('admin.editCurrency.submit') }).click();
+  await expect(dialog).toBeHidden();
+  try {
+    await expect(page.getByRole('row').filter({ hasText: message })).toHaveCount(1);
+    const customer = await page.context().newPage();
+    await customer.goto('/exchange/btc-zec');
+    await expect(customer.getByText('ZEC is under maintenance')).toBeVisible();
+    await expect(customer.getByText(message)).toBeVisible();
+    await customer.close();
+  } finally {
+    expect((await request.put('/api/admin/currency-overrides/ZEC', { headers: admin, data: {} })).status()).toBe(200);
+  }
+  const log = (await (
+    await request.get('/api/admin/audit?action=currency.set&subject_id=ZEC', { headers: admin })
+  ).json()) as { entries: { actor_email: string | null; after: { maintenance: string | null } }[] };
+  expect(log.entries.map((e) => [e.actor_email, e.after.maintenance])).toContainEqual([operator.email, message]);
+
+  for (const [link, title] of [
+    ['admin.nav.incidents', 'admin.incidents.title'],
+    ['admin.nav.apiKeys', 'admin.apiKeys.title'],
+  ]) {
+    await page.getByRole('link', { name: en(link), exact: true }).click();
+    await expect(page.getByRole('heading', { name: en(title), level: 1 })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  }
+});
+
 test('a support operator reads an order but is offered no refund, and a locked console asks for a fresh code', async ({
   page,
   request,

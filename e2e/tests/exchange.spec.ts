@@ -279,6 +279,21 @@ test('a suspended network blocks creation', async ({ page, request }) => {
   }
 });
 
+test("an operator's maintenance shows their message under the coin", async ({ page, request }) => {
+  const message = 'Node upgrade until 14:00 UTC';
+  await setCurrencySwitch(request, 'BCH', { maintenance: message });
+  try {
+    await page.goto('/exchange/btc-bch');
+    await expect(page.getByText('BCH is under maintenance')).toBeVisible();
+    await expect(page.getByText(message)).toBeVisible();
+  } finally {
+    await setCurrencySwitch(request, 'BCH', {});
+  }
+  await page.reload();
+  await expect(page.getByRole('button', { name: /^You get: BCH/ })).toBeVisible();
+  await expect(page.getByText(message)).toHaveCount(0);
+});
+
 test('when the currency list fails, the shipped catalogue takes over', async ({ page }) => {
   await page.route('**/api/available-currencies', (route) => route.abort());
   await gotoExpectingToast(page, '/', 'Failed to load currencies');

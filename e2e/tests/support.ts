@@ -41,7 +41,12 @@ export async function expireOrder(request: APIRequestContext, orderId: string) {
   expect(response.status()).toBe(200);
 }
 
-export async function setCurrencySwitch(request: APIRequestContext, code: string, body: { send?: boolean | null; recv?: boolean | null }) {
+/** The operator's whole override of a currency (`{}` clears it), as the back office sends it. */
+export async function setCurrencySwitch(
+  request: APIRequestContext,
+  code: string,
+  body: { send?: boolean | null; recv?: boolean | null; maintenance?: string | null; min?: string | null; max?: string | null },
+) {
   const response = await request.put(`/api/admin/currency-overrides/${code}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     data: body,

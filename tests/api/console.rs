@@ -712,9 +712,21 @@ pub(crate) async fn act(
     body: &Value,
     key: &str,
 ) -> (StatusCode, Value) {
+    act_with(app, bearer, Method::POST, path, body, key).await
+}
+
+/// [`act`] with another method (`PUT`).
+pub(crate) async fn act_with(
+    app: &TestApp,
+    bearer: &str,
+    method: Method,
+    path: &str,
+    body: &Value,
+    key: &str,
+) -> (StatusCode, Value) {
     let response = app
         .client
-        .post(app.url(path))
+        .request(method, app.url(path))
         .bearer_auth(bearer)
         .header("Idempotency-Key", key)
         .json(body)

@@ -7,7 +7,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::console::{
-    TOKEN, act, app_on, call, customer, deposit, detail_of, fixed_order, operator, set_order,
+    TOKEN, act, act_with, app_on, call, customer, deposit, detail_of, fixed_order, operator,
+    set_order,
 };
 use crate::helpers::{Db, TestApp, json_of, raw_store};
 use crate::on_both_backends;
@@ -31,17 +32,7 @@ async fn put_keyed(
     body: &Value,
     key: &str,
 ) -> (StatusCode, Value) {
-    let response = app
-        .client
-        .put(app.url(path))
-        .bearer_auth(bearer)
-        .header("Idempotency-Key", key)
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap_or(Value::Null))
+    act_with(app, bearer, Method::PUT, path, body, key).await
 }
 
 async fn quote(app: &TestApp, from: &str, to: &str, amount: &str) -> Value {
@@ -663,16 +654,8 @@ async fn the_customer_is_mailed_when_an_operator_changes_their_refund_address(db
     };
     let path = format!("/api/admin/orders/{order}/refund-address");
     let body = json!({ "reason": "Customer called", "address": crate::partners::BTC_ADDRESS });
-    let response = app
-        .client
-        .put(app.url(&path))
-        .bearer_auth(&op)
-        .header("Idempotency-Key", "address-1")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
+    let (response, _) = put_keyed(&app, &op, &path, &body, "address-1").await;
+    assert_eq!(response, StatusCode::OK);
     let mails = mailed(&app).await;
     assert_eq!(mails.len(), 1, "{mails:?}");
     let text = &mails[0].body;
@@ -683,28 +666,12 @@ async fn the_customer_is_mailed_when_an_operator_changes_their_refund_address(db
         "{text}"
     );
     // The same request again is the same act: no second mail.
-    let again = app
-        .client
-        .put(app.url(&path))
-        .bearer_auth(&op)
-        .header("Idempotency-Key", "address-1")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(again.status(), StatusCode::OK);
+    let (again, _) = put_keyed(&app, &op, &path, &body, "address-1").await;
+    assert_eq!(again, StatusCode::OK);
     assert_eq!(mailed(&app).await.len(), 1);
     // Another request that changes nothing mails nothing.
-    let same = app
-        .client
-        .put(app.url(&path))
-        .bearer_auth(&op)
-        .header("Idempotency-Key", "address-2")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(same.status(), StatusCode::OK);
+    let (same, _) = put_keyed(&app, &op, &path, &body, "address-2").await;
+    assert_eq!(same, StatusCode::OK);
     assert_eq!(mailed(&app).await.len(), 1);
 
     // A refund an operator makes with the address they give is mailed too, even to an owner

@@ -32,7 +32,6 @@ use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery, IdempotencyKeyHeader};
 use crate::domain::operator::{Actor, Role};
 use crate::domain::secret::constant_time_eq;
-use crate::services::partners::ledger::LedgerError;
 use crate::store::{
     AuditEntry, AuditFilter, AuditRecord, MessageFilter, RoleChange, SessionRecord, UserRecord,
 };
@@ -687,15 +686,6 @@ async fn account_locked(state: &AppState, user_id: &str) -> Result<bool, ApiErro
         .is_some_and(|u| u.locked_at.is_some()))
 }
 
-/// Whether `payout_id` is an open request of a locked account (held: not to be paid).
-async fn payout_of_locked_account(state: &AppState, payout_id: &str) -> Result<bool, ApiError> {
-    let payouts = state.partners.ledger.payouts(Some("requested")).await?;
-    match payouts.iter().find(|p| p.id == payout_id) {
-        Some(payout) => account_locked(state, &payout.user_id).await,
-        None => Ok(false),
-    }
-}
-
 #[derive(Deserialize, Serialize)]
 struct ClosePayout {
     /// `paid` or `rejected`.
@@ -729,19 +719,11 @@ async fn close_payout(
         body.reason.as_deref(),
     )?;
     call.once(&state, &audit, async {
-        let closed = state
+        let audit_id = state
             .partners
             .ledger
             .close_payout(&id, paid, body.txid.as_deref(), crate::now_unix(), &audit)
-            .await;
-        let audit_id = match closed {
-            Err(LedgerError::NotFound) if paid && payout_of_locked_account(&state, &id).await? => {
-                return Err(ApiError::Conflict(
-                    "The account is locked: unlock it first, or reject the request".into(),
-                ));
-            }
-            other => other?,
-        };
+            .await?;
         Ok(Json(
             serde_json::json!({ "id": id, "status": body.status, "audit_id": audit_id }),
         ))

@@ -404,10 +404,34 @@ impl Ledger {
         } else {
             payout_status::REJECTED
         };
-        self.store
+        match self
+            .store
             .close_payout(id, status, txid, now, audit)
             .await?
-            .ok_or(LedgerError::NotFound)
+        {
+            Some(audit_id) => Ok(audit_id),
+            None if paid && self.held(id).await? => Err(LedgerError::Conflict(
+                "The account is locked: unlock it first, or reject the request".into(),
+            )),
+            None => Err(LedgerError::NotFound),
+        }
+    }
+
+    /// Whether `id` is an open request of a locked account: held, not to be paid (the store
+    /// refuses that in the same UPDATE; this says why).
+    async fn held(&self, id: &str) -> Result<bool, StoreError> {
+        let open = self
+            .store
+            .payouts(Some(payout_status::REQUESTED), 500)
+            .await?;
+        let Some(payout) = open.iter().find(|p| p.id == id) else {
+            return Ok(false);
+        };
+        Ok(self
+            .store
+            .find_user(&payout.user_id)
+            .await?
+            .is_some_and(|u| u.locked_at.is_some()))
     }
 }
 
