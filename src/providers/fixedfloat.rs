@@ -519,8 +519,14 @@ impl OrderObject {
                 )));
             }
         };
+        let raw_status = if self.emergency.status.is_empty() {
+            self.status.clone()
+        } else {
+            format!("{} [{}]", self.status, self.emergency.status.join(", "))
+        };
         Ok(UpstreamState {
             status,
+            raw_status,
             problem,
             received: self.from.tx.amount,
             to_amount: self.to.amount.filter(|a| !a.is_zero()),
@@ -632,6 +638,14 @@ mod tests {
         }
         let state = order("EMERGENCY", &["MORE"], None).state().unwrap();
         assert_eq!(state.problem, Some(EmergencyReason::More));
+        assert_eq!(
+            state.raw_status, "EMERGENCY [MORE]",
+            "the provider's words, for operators"
+        );
+        assert_eq!(
+            order("EXCHANGE", &[], None).state().unwrap().raw_status,
+            "EXCHANGE"
+        );
         assert_eq!(state.received, Some(dec("0.1")), "a number is read too");
         assert_eq!(state.to_amount, Some(dec("3.2841")));
         assert!(order("LOST", &[], None).state().is_err());

@@ -103,6 +103,8 @@ pub struct UpstreamOrder {
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpstreamState {
     pub status: OrderStatus,
+    /// The provider's own words for it (its status, and any emergency flags), for the operator.
+    pub raw_status: String,
     /// Why it needs the customer's choice, when it does.
     pub problem: Option<EmergencyReason>,
     /// What arrived, in the send coin.

@@ -436,6 +436,9 @@ async fn an_operator_refunds_a_failed_order_only_once_its_deposit_came(db: Db) {
             .await
             .contains(&json!("refund"))
     );
+    let upstream = format!("/api/admin/orders/{failed}/upstream");
+    let (status, answer) = call(&app, &op, Method::GET, &upstream, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "the sandbox's own: {answer}");
     let path = format!("/api/admin/orders/{failed}/refund");
     let body = json!({ "reason": "Payout failed", "address": crate::partners::BTC_ADDRESS });
     let (status, refunded) = act(&app, &op, &path, &body, "f1").await;

@@ -53,6 +53,7 @@ async fn downstream_with(upstreams: Vec<UpstreamSettings>, db: Db) -> Option<Tes
         c.upstreams = upstreams;
         c.provider_poll_seconds = 1;
         c.worker_interval_ms = 100;
+        c.admin_token = Some(ADMIN.into());
     })
     .await
 }
@@ -274,6 +275,26 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
     upstream.deposit(&upstream_id, Some("0.05")).await;
     let emergency = wait_for(&downstream, id, token, "EMERGENCY").await;
     assert_eq!(emergency["emergency"]["reason"], "LESS", "{emergency}");
+
+    // The back office asks the upstream now and shows its own words beside Ferry's.
+    let asked = downstream
+        .client
+        .get(downstream.url(&format!("/api/admin/orders/{id}/upstream")))
+        .bearer_auth(ADMIN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), StatusCode::OK);
+    let asked = json_of(asked).await;
+    assert_eq!(
+        (&asked["raw_status"], &asked["status"], &asked["reference"]),
+        (
+            &json!("EMERGENCY [LESS]"),
+            &json!("EMERGENCY"),
+            &json!(upstream_id)
+        ),
+        "{asked}"
+    );
 
     let response = downstream
         .post_json(

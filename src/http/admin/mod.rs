@@ -77,6 +77,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/stats", get(queue::get_stats))
         .route("/orders", get(orders::list_orders))
         .route("/orders/{id}", get(orders::get_order))
+        .route("/orders/{id}/upstream", get(orders::get_upstream_state))
         .route("/orders/{id}/notes", post(orders::add_note))
         .route("/orders/{id}/refund", post(orders::refund_order))
         .route(

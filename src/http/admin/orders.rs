@@ -236,6 +236,33 @@ pub(super) async fn get_order(
     })))
 }
 
+/// What the upstream that fills the order says of it right now, in its own words and in
+/// Ferry's: for an operator comparing the two. Asked only when an operator asks (it spends the
+/// upstream's call budget); a sandbox order has no upstream.
+pub(super) async fn get_upstream_state(
+    State(state): State<AppState>,
+    _: AdminCall<Support>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let order = state.orders.find(&id).await?;
+    let Some(upstream) = state.orders.upstream_now(&order).await? else {
+        return Err(ApiError::NotFoundWith(
+            "The sandbox fills this order: there is no upstream to ask".into(),
+        ));
+    };
+    Ok(Json(json!({
+        "provider": order.provider,
+        "reference": order.provider_order_id,
+        "raw_status": upstream.raw_status,
+        "status": upstream.status.as_str(),
+        "received": upstream.received.map(to_wire),
+        "to_amount": upstream.to_amount.map(to_wire),
+        "paid_out": upstream.paid_out.map(to_wire),
+        "choice": upstream.choice.map(|c| c.as_str()),
+        "checked_at": crate::now_unix(),
+    })))
+}
+
 /// The order's status events and operators' acts in the order they happened. Times have
 /// seconds only, so within one second an act goes after the event that brought the order to
 /// the status it found (its `before`), and before the events it caused.

@@ -792,7 +792,7 @@ fn look_again(is_final: bool, idle: i64, poll: i64, now: i64) -> Option<i64> {
 }
 
 /// How the order is known at the upstream that fills it.
-fn upstream_ref(order: &OrderRecord) -> Option<UpstreamRef<'_>> {
+pub(super) fn upstream_ref(order: &OrderRecord) -> Option<UpstreamRef<'_>> {
     Some(UpstreamRef {
         provider: &order.provider,
         id: order.provider_order_id.as_deref()?,

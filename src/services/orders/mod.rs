@@ -206,6 +206,22 @@ impl Orders {
         }
     }
 
+    /// What the upstream that fills the order says of it now (`None` for the sandbox's own).
+    pub async fn upstream_now(
+        &self,
+        order: &OrderRecord,
+    ) -> Result<Option<crate::providers::UpstreamState>, OrderError> {
+        let Some(reference) = lifecycle::upstream_ref(order) else {
+            return Ok(None);
+        };
+        let state = self
+            .provider
+            .order_state(&reference)
+            .await
+            .map_err(crate::services::quotes::QuoteError::from)?;
+        Ok(Some(state))
+    }
+
     pub async fn find(&self, id: &str) -> Result<OrderRecord, OrderError> {
         self.store.find_order(id).await?.ok_or(OrderError::NotFound)
     }

@@ -90,6 +90,25 @@ export interface OrderView {
   actions: OrderAction[];
 }
 
+/** `GET /api/admin/orders/{id}/upstream`: what the liquidity provider filling the order says
+ * of it right now. */
+export interface UpstreamState {
+  provider: string;
+  /** The order's reference at the provider. */
+  reference: string;
+  /** The provider's own status, as it wrote it. */
+  raw_status: string;
+  /** What that means in Ferry's terms: one of `ORDER_STATUSES` (lib/order-status.ts). */
+  status: string;
+  received: string | null;
+  to_amount: string | null;
+  paid_out: string | null;
+  /** The decision the provider knows of (`REFUND` or `EXCHANGE`), if any. */
+  choice: string | null;
+  /** When the provider was asked. */
+  checked_at: number;
+}
+
 /** Why an order needs a person: in EMERGENCY, still moving with no change for too long,
  * FAILED lately, or (only) a contact message about it waits for an answer. */
 export type QueueReason = 'emergency' | 'stuck' | 'failed' | 'message';

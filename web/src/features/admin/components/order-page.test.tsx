@@ -1,9 +1,11 @@
 // One order in the back office: its summary and timeline (each audited act named), notes, and
 // the acts' dialogs (refund, refund address, look again, cancel), each shown only when listed,
-// with its required reason and its Idempotency-Key (the same on a retry, new with a new dialog).
+// with its required reason and its Idempotency-Key (the same on a retry, new with a new dialog);
+// and, for an order a provider fills, what that provider says of it, asked only on demand.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
+import { formatTime } from '@/lib/format';
 import { json } from '@/test/fake-api';
 
 import type { OrderView } from '../types';
@@ -541,5 +543,168 @@ describe("the order page's other acts", () => {
       'Simulated expiry (sandbox)',
       'order.something_new',
     ]);
+  });
+});
+
+/** An order a provider fills, and what that provider says of it. */
+const UPSTREAM = `${ORDER}/upstream`;
+
+const filled = (overrides: Partial<OrderView['order']> = {}) =>
+  view({
+    order: fakeOrder({
+      provider: 'fixedfloat',
+      provider_order_id: 'ABC123',
+      status: 'FAILED',
+      ...overrides,
+    }),
+  });
+
+function upstreamAnswer(overrides: Record<string, unknown> = {}) {
+  return {
+    provider: 'fixedfloat',
+    reference: 'ABC123',
+    raw_status: 'EMERGENCY [LESS]',
+    status: 'EMERGENCY',
+    received: '0.05',
+    to_amount: '3.1',
+    paid_out: null,
+    choice: 'REFUND',
+    checked_at: 1_795_740_837,
+    ...overrides,
+  };
+}
+
+describe("the order page's look at the provider", () => {
+  it('asks the provider only when the button is pressed, and shows what it says', async () => {
+    const api = fakeConsole(operator({ role: 'support' }), {
+      [`GET ${ORDER}`]: () => json(200, filled()),
+      [`GET ${UPSTREAM}`]: () => json(200, upstreamAnswer()),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const section = await screen.findByRole('region', { name: 'At the provider' });
+    // The page is all there (its messages were asked for), and the provider was not asked.
+    await waitFor(() => expect(api.callsTo('GET /api/admin/contact-messages')).toHaveLength(1));
+    expect(api.calls.filter((c) => c.path.endsWith('/upstream'))).toHaveLength(0);
+    expect(within(section).queryByText('EMERGENCY [LESS]')).not.toBeInTheDocument();
+
+    fireEvent.click(within(section).getByRole('button', { name: 'Ask the provider now' }));
+    const raw = await within(section).findByText('EMERGENCY [LESS]');
+    expect(raw).toHaveClass('font-mono');
+    expect(api.calls.filter((c) => c.path.endsWith('/upstream')).map((c) => c.url)).toEqual([
+      '/api/admin/orders/ABCDEFGHJKLMNPQR/upstream',
+    ]);
+    expect(within(section).getByRole('status')).toHaveTextContent(
+      'Ferry shows Failed; the provider says Action needed.',
+    );
+    expect(within(section).getByTestId('order-status')).toHaveTextContent('Action needed');
+    const terms = within(section)
+      .getAllByRole('term')
+      .map((term) => term.textContent);
+    const details = within(section)
+      .getAllByRole('definition')
+      .map((detail) => detail.textContent);
+    expect(Object.fromEntries(terms.map((term, i) => [term, details[i]]))).toEqual({
+      "Provider's status": 'EMERGENCY [LESS]',
+      "In Ferry's terms": 'Action needed',
+      Received: '0.05 BTC',
+      'To receive': '3.1 ETH',
+      'Paid out': 'Not set',
+      'Decision known to the provider': 'Refund',
+    });
+    expect(
+      within(section).getByText(`Asked at ${formatTime(1_795_740_837, 'en')}`),
+    ).toBeInTheDocument();
+
+    // Asked again only when pressed again.
+    fireEvent.click(within(section).getByRole('button', { name: 'Ask the provider now' }));
+    await waitFor(() => expect(api.callsTo(`GET ${UPSTREAM}`)).toHaveLength(2));
+    expect(api.callsTo(`GET ${ORDER}`)).toHaveLength(1);
+  });
+
+  it('does not ask the provider when the order is read again', async () => {
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, filled()),
+      [`POST ${ORDER}/notes`]: () => json(200, { audit_id: 7 }),
+      [`GET ${UPSTREAM}`]: () => json(200, upstreamAnswer()),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    expect(await screen.findByRole('region', { name: 'At the provider' })).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Note'), { target: { value: 'Asked upstream' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
+    expect(await screen.findByText('Note added')).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(`GET ${ORDER}`)).toHaveLength(2));
+    expect(api.callsTo(`GET ${UPSTREAM}`)).toHaveLength(0);
+  });
+
+  it('says so when the provider agrees with Ferry', async () => {
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, filled({ status: 'SENDING' })),
+      [`GET ${UPSTREAM}`]: () =>
+        json(200, upstreamAnswer({ raw_status: 'EXCHANGE', status: 'SENDING', choice: null })),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const section = await screen.findByRole('region', { name: 'At the provider' });
+    fireEvent.click(within(section).getByRole('button', { name: 'Ask the provider now' }));
+    expect(
+      await within(section).findByText('The provider says the same as Ferry: Sending.'),
+    ).toBeInTheDocument();
+    expect(within(section).queryByText(/^Ferry shows/)).not.toBeInTheDocument();
+  });
+
+  it('shows a status Ferry does not know as the server wrote it', async () => {
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, filled()),
+      [`GET ${UPSTREAM}`]: () =>
+        json(200, upstreamAnswer({ raw_status: 'HOLD', status: 'ON_HOLD', choice: 'LATER' })),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const section = await screen.findByRole('region', { name: 'At the provider' });
+    fireEvent.click(within(section).getByRole('button', { name: 'Ask the provider now' }));
+    expect(await within(section).findByRole('status')).toHaveTextContent(
+      'Ferry shows Failed; the provider says ON_HOLD.',
+    );
+    expect(within(section).queryByTestId('order-status')).not.toBeInTheDocument();
+    expect(within(section).getByText('ON_HOLD')).toHaveClass('font-mono');
+    expect(within(section).getByText('LATER')).toBeInTheDocument();
+  });
+
+  it('has no section for an order the sandbox fills', async () => {
+    const api = fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, view()),
+      [`GET ${UPSTREAM}`]: () => json(200, upstreamAnswer()),
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    expect(await screen.findByRole('region', { name: 'Summary' })).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo('GET /api/admin/contact-messages')).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'At the provider' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Ask the provider now' })).not.toBeInTheDocument();
+    expect(api.callsTo(`GET ${UPSTREAM}`)).toHaveLength(0);
+  });
+
+  it('shows why the provider could not be asked', async () => {
+    let answer = json(503, { error: 'fixedfloat is not answering' });
+    fakeConsole(operator(), {
+      [`GET ${ORDER}`]: () => json(200, filled()),
+      [`GET ${UPSTREAM}`]: () => answer,
+    });
+    await renderConsole('/admin/orders/ABCDEFGHJKLMNPQR');
+    const section = await screen.findByRole('region', { name: 'At the provider' });
+    const ask = within(section).getByRole('button', { name: 'Ask the provider now' });
+    fireEvent.click(ask);
+    expect(await within(section).findByRole('alert')).toHaveTextContent(
+      'The provider could not be asked.',
+    );
+    expect(within(section).queryByText('EMERGENCY [LESS]')).not.toBeInTheDocument();
+
+    // A refusal (the sandbox fills it) says why.
+    answer = json(404, { error: 'The sandbox fills this order: there is no upstream to ask' });
+    await waitFor(() => expect(ask).toBeEnabled());
+    fireEvent.click(ask);
+    expect(
+      await within(section).findByText('The sandbox fills this order: there is no upstream to ask'),
+    ).toBeInTheDocument();
+    expect(within(section).getByRole('alert')).toHaveTextContent(
+      'The provider could not be asked.',
+    );
   });
 });

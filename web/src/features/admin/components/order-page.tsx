@@ -1,6 +1,7 @@
-// One order as the back office sees it: its summary, its transactions, the contact messages
-// about it (if any), its timeline (status events and operators' acts, in time order), a note,
-// and the acts this operator may do now.
+// One order as the back office sees it: its summary, what its provider says of it (asked on
+// demand, for an order a provider fills), its transactions, the contact messages about it (if
+// any), its timeline (status events and operators' acts, in time order), a note, and the acts
+// this operator may do now.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -37,6 +38,7 @@ import {
   RefundAddressAction,
   RetryAction,
 } from './order-actions';
+import { OrderUpstream } from './order-upstream';
 
 export function OrderPage() {
   const { t } = useTranslation();
@@ -59,6 +61,7 @@ export function OrderPage() {
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Summary order={order} />
+          {order.provider_order_id ? <OrderUpstream order={order} /> : null}
           <Transactions order={order} />
           <OrderMessages orderId={order.id} />
           <Timeline items={timeline} />
