@@ -158,6 +158,15 @@ pub(crate) struct WireSide {
 }
 
 impl WireSide {
+    /// The side as the partner API's `Asset` (partner-api.md): its documented fields only, as
+    /// FixedFloat's clients read it (the maintenance message is the web app's).
+    pub(crate) fn asset(side: &QuoteSide, btc: Option<String>) -> WireSide {
+        WireSide {
+            maintenance: None,
+            ..WireSide::of(side, btc)
+        }
+    }
+
     pub(crate) fn of(side: &QuoteSide, btc: Option<String>) -> WireSide {
         WireSide {
             amount: to_wire(side.amount),

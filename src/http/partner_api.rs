@@ -567,8 +567,8 @@ async fn price_data(state: &AppState, call: &Call) -> Result<Value, Failure> {
     let fields = price_fields(state, &call.body)?;
     let quote = quote(state, &fields).await?;
     let mut data = json!({
-        "from": WireSide::of(&quote.from, Some(to_wire(quote.from_btc))),
-        "to": WireSide::of(&quote.to, None),
+        "from": WireSide::asset(&quote.from, Some(to_wire(quote.from_btc))),
+        "to": WireSide::asset(&quote.to, None),
         "errors": price_errors(state, &quote),
     });
     if call.body.get("ccies").and_then(Value::as_bool) == Some(true) {

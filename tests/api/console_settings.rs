@@ -128,6 +128,41 @@ async fn operators_set_limits_and_maintenance_that_customers_quotes_obey(db: Db)
         "{from_eth}"
     );
     assert_eq!(from_eth["from"]["maintenance"], message);
+    // The partner API's Asset keeps FixedFloat's fields: the code says maintenance, no more.
+    let desk = partner(&app, "desk@example.com", true).await;
+    let (key, secret, _) = app.create_key(&desk, "read").await;
+    let price = json!({
+        "type": "float", "fromCcy": "BTC", "toCcy": "ETH", "direction": "from", "amount": "0.1",
+    });
+    let priced = app.v2("price", &key, &secret, &price).await;
+    let mut fields: Vec<_> = priced["data"]["to"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    fields.sort();
+    assert_eq!(
+        fields,
+        [
+            "amount",
+            "code",
+            "coin",
+            "max",
+            "min",
+            "network",
+            "precision",
+            "rate",
+            "usd"
+        ],
+        "{priced}"
+    );
+    assert!(
+        priced["data"]["errors"]
+            .to_string()
+            .contains("MAINTENANCE_TO"),
+        "{priced}"
+    );
     let listed = json_of(app.get("/api/available-currencies").await).await;
     assert_eq!(
         (
