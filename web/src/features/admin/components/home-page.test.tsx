@@ -31,6 +31,10 @@ describe('the home page', () => {
     });
     await renderConsole('/admin');
     const queue = await screen.findByRole('region', { name: 'Needs a person' });
+    // The role and what it allows read as two sentences.
+    expect(
+      screen.getByText(/^Your role: Operator\. You can search orders, read them/),
+    ).toBeInTheDocument();
     const waiting = await within(queue).findByRole('link', { name: /^Waiting for a decision 2/ });
     expect(waiting).toHaveAttribute('href', '/admin/queue');
     expect(within(queue).getByRole('link', { name: /^Stuck 1/ })).toHaveAttribute(
