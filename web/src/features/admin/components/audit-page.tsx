@@ -29,6 +29,7 @@ import { auditActionName, KNOWN_ACTIONS, SUBJECT_KINDS } from '../lib/audit-acti
 import { isRole } from '../lib/roles';
 import { queryOf } from '../lib/search-query';
 import type { AuditLogEntry } from '../types';
+import { DayRangeFields, isBackwards, TextFilterField } from './search-fields';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
 
@@ -121,8 +122,7 @@ function FilterForm({
     const chosen = Object.fromEntries(
       FILTERS.map((key) => [key, values[key].trim()]),
     ) as unknown as AuditFilters;
-    // ISO days compare as text.
-    const backwards = Boolean(chosen.from && chosen.to && chosen.to < chosen.from);
+    const backwards = isBackwards(chosen.from, chosen.to);
     setRangeError(backwards);
     if (!backwards) onFilter(chosen);
   };
@@ -172,42 +172,27 @@ function FilterForm({
             ))}
           </select>
         </Field>
-        <Field label={t('admin.audit.subjectId')} hint={t('admin.audit.subjectIdHint')}>
-          <input
-            className={inputClass}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={200}
-            value={values.subject_id}
-            onChange={(e) => set('subject_id')(e.target.value)}
-          />
-        </Field>
-        <Field label={t('admin.audit.actor')} hint={t('admin.audit.actorHint')}>
-          <input
-            className={inputClass}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={200}
-            value={values.actor}
-            onChange={(e) => set('actor')(e.target.value)}
-          />
-        </Field>
-        <Field label={t('admin.audit.from')}>
-          <input
-            type="date"
-            className={inputClass}
-            value={values.from}
-            onChange={(e) => set('from')(e.target.value)}
-          />
-        </Field>
-        <Field label={t('admin.audit.to')} error={rangeError ? t('admin.audit.rangeError') : null}>
-          <input
-            type="date"
-            className={inputClass}
-            value={values.to}
-            onChange={(e) => set('to')(e.target.value)}
-          />
-        </Field>
+        <TextFilterField
+          label={t('admin.audit.subjectId')}
+          hint={t('admin.audit.subjectIdHint')}
+          value={values.subject_id}
+          onChange={set('subject_id')}
+        />
+        <TextFilterField
+          label={t('admin.audit.actor')}
+          hint={t('admin.audit.actorHint')}
+          value={values.actor}
+          onChange={set('actor')}
+        />
+        <DayRangeFields
+          firstLabel={t('admin.audit.from')}
+          lastLabel={t('admin.audit.to')}
+          first={values.from}
+          last={values.to}
+          onFirst={set('from')}
+          onLast={set('to')}
+          backwardsError={rangeError ? t('admin.audit.rangeError') : null}
+        />
       </div>
       <div className="flex flex-wrap gap-3">
         <Button type="submit">{t('admin.audit.apply')}</Button>

@@ -32,6 +32,7 @@ import {
 } from '../api/search-orders';
 import { queryOf } from '../lib/search-query';
 import type { OrderRow } from '../types';
+import { DayRangeFields, isBackwards, TextFilterField } from './search-fields';
 import { ConsoleTitle } from './admin-layout';
 import { ConsoleError } from './console-error';
 
@@ -112,8 +113,7 @@ function SearchForm({
     const trimmed = Object.fromEntries(
       ORDER_FILTERS.map((key) => [key, chosen[key].trim()]),
     ) as unknown as OrderFilters;
-    // ISO days compare as text.
-    const backwards = Boolean(trimmed.since && trimmed.until && trimmed.until < trimmed.since);
+    const backwards = isBackwards(trimmed.since, trimmed.until);
     setRangeError(backwards);
     if (!backwards) onSearch(trimmed);
   };
@@ -172,35 +172,21 @@ function SearchForm({
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Field label={t('admin.orders.from')}>{codeInput('from')}</Field>
         <Field label={t('admin.orders.to')}>{codeInput('to')}</Field>
-        <Field label={t('admin.orders.provider')} hint={t('admin.orders.providerHint')}>
-          <input
-            className={inputClass}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={200}
-            value={values.provider}
-            onChange={(e) => set('provider')(e.target.value)}
-          />
-        </Field>
-        <Field label={t('admin.orders.since')}>
-          <input
-            type="date"
-            className={inputClass}
-            value={values.since}
-            onChange={(e) => set('since')(e.target.value)}
-          />
-        </Field>
-        <Field
-          label={t('admin.orders.until')}
-          error={rangeError ? t('admin.orders.rangeError') : null}
-        >
-          <input
-            type="date"
-            className={inputClass}
-            value={values.until}
-            onChange={(e) => set('until')(e.target.value)}
-          />
-        </Field>
+        <TextFilterField
+          label={t('admin.orders.provider')}
+          hint={t('admin.orders.providerHint')}
+          value={values.provider}
+          onChange={set('provider')}
+        />
+        <DayRangeFields
+          firstLabel={t('admin.orders.since')}
+          lastLabel={t('admin.orders.until')}
+          first={values.since}
+          last={values.until}
+          onFirst={set('since')}
+          onLast={set('until')}
+          backwardsError={rangeError ? t('admin.orders.rangeError') : null}
+        />
       </div>
       <div className="flex flex-wrap gap-3">
         <Button type="submit">{t('admin.orders.submit')}</Button>
