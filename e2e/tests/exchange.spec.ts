@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, expireOrder, pickCoin, setCurrencySwitch, simulateDeposit } from './support';
+import { ADDRESSES, exchangeNowAtFixedRate, expireOrder, pickCoin, setCurrencySwitch, simulateDeposit } from './support';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -383,7 +383,7 @@ test('a short deposit, simulated on the sandbox order page, asks the customer, w
   await page.goto('/exchange/btc-eth');
   await page.getByLabel('Fixed rate (1.0%)').check();
   await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
-  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await exchangeNowAtFixedRate(page);
   await expect(page.getByTestId('order-id')).toBeVisible();
   await page.reload();
   // The sandbox lets the visitor pretend to send the deposit: here half of what was ordered.

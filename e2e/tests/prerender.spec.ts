@@ -2,7 +2,7 @@
 // app takes it over (hydrates it) without rendering anything else (src/http/spa.rs, web/src/main.tsx).
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES } from './support';
+import { ADDRESSES, exchangeNowAtFixedRate } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -97,7 +97,7 @@ test('what a visitor types before the app takes the page over is kept, and the o
   await expect(page.getByLabel('You send', { exact: true })).toHaveValue('0.02');
   await expect(page.getByLabel('Fixed rate (1.0%)')).toBeChecked();
 
-  await page.getByRole('button', { name: 'Exchange now' }).click();
+  await exchangeNowAtFixedRate(page);
   await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
   await expect(page.getByTestId('destination').first()).toContainText(ADDRESSES.ETH.slice(0, 6));
   await expect(page.getByTestId('deposit-amount').first()).toHaveText(/^0\.02 BTC/);

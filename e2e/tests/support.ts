@@ -24,6 +24,26 @@ export async function pickCoin(page: Page, side: 'You send' | 'You get', search:
   await page.keyboard.press('Enter');
 }
 
+/**
+ * 'Exchange now' at a fixed rate, until the order's page is open. The sandbox's market moves
+ * every 5 seconds: should it fall between the quote on screen and the click, the server asks
+ * the customer to confirm the lower amount first ('The amount changed', 409), as it must; the
+ * customer confirms, as often as it falls again.
+ */
+export async function exchangeNowAtFixedRate(page: Page) {
+  const created = () =>
+    page.waitForResponse((r) => r.url().endsWith('/api/create-order') && r.request().method() === 'POST');
+  let answer = created();
+  await page.getByRole('button', { name: 'Exchange now' }).click();
+  const dialog = page.getByRole('dialog', { name: 'The amount changed' });
+  for (let attempt = 0; attempt < 4 && (await answer).status() === 409; attempt += 1) {
+    await expect(dialog).toBeVisible();
+    answer = created();
+    await dialog.getByRole('button', { name: /^Create the order for / }).click();
+  }
+  await expect(page).toHaveURL(/\/order\/[A-Z2-9]{16}\?token=/);
+}
+
 export async function simulateDeposit(request: APIRequestContext, orderId: string, amount?: string) {
   const response = await request.post('/api/admin/sandbox/deposit', {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -17,6 +17,7 @@ import './amount-changed-dialog';
 import './fixed-hold';
 import './invoice-note';
 import '../lib/order-input';
+import '../lib/fallback-coin';
 import { resetQuoteClient } from '../api/get-quote';
 import { STARTING_CURRENCIES } from '../lib/starting-currencies';
 import { ExchangeWidget } from './exchange-widget';
@@ -31,8 +32,8 @@ interface QuoteBody {
   type: string;
 }
 
-/** The server's quote for `body` at RATE. */
-function quoteFor(body: QuoteBody) {
+/** The server's quote for `body` at RATE, with the quote's `errors`. */
+function quoteFor(body: QuoteBody, errors: string[] = []) {
   const amount = Number(body.amount);
   const send = body.direction === 'from' ? amount : amount / RATE;
   const side = (code: string, value: number, rate: number) => ({
@@ -50,7 +51,7 @@ function quoteFor(body: QuoteBody) {
     code: 0,
     msg: '',
     data: {
-      errors: [],
+      errors,
       from: { ...side(body.from_currency, send, RATE), btc: String(send) },
       to: side(body.to_currency, send * RATE, 1 / RATE),
     },
@@ -363,6 +364,48 @@ describe('creating an order', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
+  });
+});
+
+describe('an unavailable pair', () => {
+  const unavailable: Handler = (request) =>
+    quoteFor(request.body as QuoteBody, ['PAIR_UNAVAILABLE']);
+  const receiveCoin = () => screen.getByRole('button', { name: /^You get:/ }).textContent;
+
+  it('keeps the receive coin when the send coin is the one suspended, and says so on submit', async () => {
+    const suspended = STARTING_CURRENCIES.map((c) => (c.code === 'BTC' ? { ...c, send: 0 } : c));
+    const api = fakeApi({
+      'GET /api/available-currencies': () => json(200, suspended),
+      'POST /api/exchange-rate': unavailable,
+      'POST /api/validate-address': () =>
+        json(200, { code: 0, msg: '', data: { valid: true, reason: null } }),
+      'POST /api/create-order': (request) => createdOrder(request),
+    });
+    renderWidget();
+    await wait(2000);
+    expect(receiveCoin()).toMatch(/^ETH/);
+    expect(screen.queryByText(/That pair is unavailable/)).not.toBeInTheDocument();
+    type(screen.getByLabelText('Destination address'), GOOD);
+    fireEvent.submit(screen.getByRole('form', { name: 'Exchange' }));
+    await wait(100);
+    expect(screen.getByText('Network temporarily suspended')).toBeInTheDocument();
+    expect(api.callsTo('POST /api/create-order')).toHaveLength(0);
+  });
+
+  it('tries each fallback once: two unavailable fallbacks do not take turns', async () => {
+    const api = fakeApi({
+      'GET /api/available-currencies': currencies,
+      'POST /api/exchange-rate': unavailable,
+    });
+    renderWidget();
+    await wait(3000);
+    // ETH is unavailable: USDT (BSC) is the fallback for BTC, and it is unavailable too; the
+    // only other coin is ETH, already tried, so the widget stays.
+    expect(receiveCoin()).toMatch(/^USDT/);
+    const asked = api.callsTo('POST /api/exchange-rate').length;
+    await wait(3000);
+    expect(receiveCoin()).toMatch(/^USDT/);
+    expect(api.callsTo('POST /api/exchange-rate')).toHaveLength(asked);
   });
 });
 

@@ -366,7 +366,12 @@ function useQuoteNotices(error: Error | null, quote: Quote | null, maxShownInlin
   );
 }
 
-/** PAIR_UNAVAILABLE: the receive coin switches to a fallback, and the customer is told (§4). */
+/**
+ * PAIR_UNAVAILABLE: the receive coin switches to a fallback, and the customer is told (§4).
+ * Not when the send coin is the one suspended: another receive coin would not help, and the
+ * customer is told so when they submit ('Network temporarily suspended', §5). Each fallback is
+ * tried once per send coin.
+ */
 function usePairFallback(
   quote: Quote | null,
   from: Currency | undefined,
@@ -375,12 +380,18 @@ function usePairFallback(
   dispatch: (action: ExchangeFormAction) => void,
 ) {
   const { t } = useTranslation();
+  const tried = useRef<{ from: string; codes: string[] }>({ from: '', codes: [] });
   const switchPair = useEffectEvent(async (answer: Quote) => {
     if (!answer.errors.includes('PAIR_UNAVAILABLE') || !from || !to || !list) return;
+    if (from.send === 0) return;
+    if (tried.current.from !== from.code) tried.current = { from: from.code, codes: [] };
+    const codes = tried.current.codes;
+    if (!codes.includes(to.code)) codes.push(to.code);
     // A rare answer: its rule loads when it comes.
     const { pickFallbackCoin } = await import('../lib/fallback-coin');
-    const fallback = pickFallbackCoin(from, to, list);
+    const fallback = pickFallbackCoin(from, to, list, codes);
     if (!fallback) return;
+    codes.push(fallback.code);
     dispatch({ type: 'toChosen', code: fallback.code });
     notify(t('toast.pairSwitched', { coin: `${fallback.coin} (${networkLabel(fallback)})` }));
   });

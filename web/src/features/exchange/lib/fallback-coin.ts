@@ -1,6 +1,7 @@
 // PAIR_UNAVAILABLE (spec/exchange.md §4): switch the receive coin to a fallback — USDT, USDC,
 // ETH, BTC, BNB in the order that suits the send coin — else any coin that can be sent and
-// received.
+// received. A coin already tried for this send coin is not chosen again, so two unavailable
+// fallbacks cannot take turns.
 import type { Currency } from '../types';
 
 const STABLES = ['USDT', 'USDC', 'DAI'];
@@ -16,12 +17,14 @@ export function pickFallbackCoin(
   send: Currency,
   current: Currency,
   currencies: Currency[],
+  tried: readonly string[] = [],
 ): Currency | null {
   const usable = (c: Currency) =>
     c.send === 1 &&
     c.recv === 1 &&
     c.code !== send.code &&
     c.code !== current.code &&
+    !tried.includes(c.code) &&
     c.coin !== send.coin;
   for (const code of fallbackOrder(send.coin)) {
     const found = currencies.find((c) => c.code === code && usable(c));
