@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod address;
+pub mod calendar;
 pub mod currency;
 pub mod email;
 pub mod fees;
