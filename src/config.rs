@@ -29,19 +29,62 @@ pub enum LogFormat {
 /// The built-in simulated market's name in `FERRY_PROVIDERS`: no real funds move.
 pub const SANDBOX: &str = "sandbox";
 
-/// An upstream speaking the FixedFloat API v2 (FixedFloat itself, or another Ferry), named in
-/// `FERRY_PROVIDERS` and set up by `FERRY_{NAME}_URL`, `_KEY` and `_SECRET`.
+/// An upstream named in `FERRY_PROVIDERS` and set up by `FERRY_{NAME}_URL`, `_KEY` and
+/// `_SECRET`; `FERRY_{NAME}_API` says which API it speaks.
 #[derive(Debug, Clone)]
 pub struct UpstreamSettings {
     /// Lowercase letters and digits: how the status page, the orders and the logs call it.
     pub name: String,
-    /// The API's base, without `/api/v2`.
+    pub api: UpstreamApi,
+    /// The API's base, without its version path (`/api/v2`, `/v2`).
     pub url: String,
     pub key: String,
+    /// Empty for an API that signs nothing (ChangeNOW).
     pub secret: SecretString,
     /// `FERRY_{NAME}_WEIGHT_PER_MINUTE`: the request weight the upstream allows a minute.
     pub weight_per_minute: u32,
 }
+
+/// The API an upstream speaks (`FERRY_{NAME}_API`): by default the one its name is, else
+/// FixedFloat's, which another Ferry speaks too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpstreamApi {
+    /// FixedFloat API v2: FixedFloat itself, or another Ferry.
+    FixedFloat,
+    /// ChangeNOW API v2.
+    ChangeNow,
+}
+
+impl UpstreamApi {
+    fn parse(text: &str) -> Option<UpstreamApi> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "fixedfloat" => Some(UpstreamApi::FixedFloat),
+            "changenow" => Some(UpstreamApi::ChangeNow),
+            _ => None,
+        }
+    }
+
+    /// Where the upstream of that name is when no URL is given.
+    fn default_url(self, name: &str) -> Option<&'static str> {
+        match (self, name) {
+            (UpstreamApi::FixedFloat, "fixedfloat") => Some("https://ff.io"),
+            (UpstreamApi::ChangeNow, "changenow") => Some("https://api.changenow.io"),
+            _ => None,
+        }
+    }
+
+    /// What it allows one key a minute, in request weight.
+    fn default_weight_per_minute(self) -> u32 {
+        match self {
+            UpstreamApi::FixedFloat => FIXEDFLOAT_WEIGHT_PER_MINUTE,
+            UpstreamApi::ChangeNow => CHANGENOW_CALLS_PER_MINUTE,
+        }
+    }
+}
+
+/// What ChangeNOW allows a minute ("Rate limits": 1800 calls a minute, 30 a second); creating
+/// an order weighs as much as at FixedFloat so that one caller's share stays as small.
+pub const CHANGENOW_CALLS_PER_MINUTE: u32 = 1800;
 
 /// What FixedFloat allows one API key a minute, in units of request weight (its API
 /// documentation, "Request limits": 250 units a minute; creating an order costs 50, every
@@ -824,16 +867,31 @@ fn upstreams(
                 value: "\"\"".into(),
                 reason: format!("the upstream {name:?} in FERRY_PROVIDERS needs it"),
             };
+            let api = match setting("api") {
+                None if name == "changenow" => UpstreamApi::ChangeNow,
+                None => UpstreamApi::FixedFloat,
+                Some(text) => UpstreamApi::parse(&text).ok_or_else(|| ConfigError {
+                    setting: format!("FERRY_{}_API", name.to_ascii_uppercase()),
+                    value: format!("{text:?}"),
+                    reason: "must be fixedfloat or changenow (SideShift is not supported yet)"
+                        .into(),
+                })?,
+            };
             let url = setting("url")
-                .or_else(|| (name == "fixedfloat").then(|| "https://ff.io".to_owned()))
+                .or_else(|| api.default_url(name).map(str::to_owned))
                 .ok_or_else(|| missing("url"))?;
+            let secret = match api {
+                UpstreamApi::FixedFloat => setting("secret").ok_or_else(|| missing("secret"))?,
+                UpstreamApi::ChangeNow => String::new(),
+            };
             Ok(UpstreamSettings {
                 name: name.clone(),
+                api,
                 url,
                 key: setting("key").ok_or_else(|| missing("key"))?,
-                secret: setting("secret").ok_or_else(|| missing("secret"))?.into(),
+                secret: secret.into(),
                 weight_per_minute: match setting("weight_per_minute") {
-                    None => FIXEDFLOAT_WEIGHT_PER_MINUTE,
+                    None => api.default_weight_per_minute(),
                     Some(value) => {
                         value
                             .trim()
@@ -967,6 +1025,40 @@ mod tests {
             jail.set_env("FERRY_PROVIDERS", "ff.io");
             let line = load_in(jail).expect_err("a bad name").to_string();
             assert!(line.contains("FERRY_PROVIDERS"), "{line}");
+
+            // ChangeNOW by its name, at its own address, with a key and no secret; another
+            // name speaks its API when told to.
+            jail.set_env("FERRY_PROVIDERS", "changenow,staging");
+            jail.set_env("FERRY_CHANGENOW_KEY", "cn-key");
+            jail.set_env("FERRY_STAGING_URL", "http://127.0.0.1:9");
+            jail.set_env("FERRY_STAGING_KEY", "s-key");
+            jail.set_env("FERRY_STAGING_API", "ChangeNOW");
+            let config = load_in(jail).expect("loads");
+            let seen: Vec<_> = config
+                .upstreams
+                .iter()
+                .map(|u| (u.name.as_str(), u.api, u.url.as_str(), u.weight_per_minute))
+                .collect();
+            assert_eq!(
+                seen,
+                [
+                    (
+                        "changenow",
+                        UpstreamApi::ChangeNow,
+                        "https://api.changenow.io",
+                        1800
+                    ),
+                    (
+                        "staging",
+                        UpstreamApi::ChangeNow,
+                        "http://127.0.0.1:9",
+                        1800
+                    ),
+                ]
+            );
+            jail.set_env("FERRY_STAGING_API", "sideshift");
+            let line = load_in(jail).expect_err("not yet").to_string();
+            assert!(line.contains("FERRY_STAGING_API"), "{line}");
             Ok(())
         });
     }

@@ -19,8 +19,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::config::Config;
+use crate::config::UpstreamApi;
 use crate::domain::currency::Catalogue;
 use crate::http::{AppContext, AppState};
+use crate::providers::changenow::{ChangeNow, ChangeNowConfig};
 use crate::providers::fixedfloat::{FixedFloat, FixedFloatConfig};
 use crate::providers::routed::Routed;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
@@ -62,7 +64,7 @@ pub struct Services {
     /// quotes, orders and the status page call.
     pub provider: Arc<dyn LiquidityProvider>,
     /// The upstream providers Ferry fills its orders at; none on the sandbox.
-    pub upstreams: Vec<Arc<FixedFloat>>,
+    pub upstreams: Vec<Arc<dyn LiquidityProvider>>,
     pub switches: CurrencySwitches,
     pub orders: Arc<Orders>,
     pub accounts: Arc<Accounts>,
@@ -160,7 +162,7 @@ fn upstream_share(config: &Config) -> Option<u32> {
 /// The sandbox, the one upstream, or the best of several, each behind its deadline.
 fn provider(
     sandbox: &Arc<SandboxMarket>,
-    upstreams: &[Arc<FixedFloat>],
+    upstreams: &[Arc<dyn LiquidityProvider>],
     timeout: Duration,
 ) -> Arc<dyn LiquidityProvider> {
     let mut guarded: Vec<Arc<dyn LiquidityProvider>> = upstreams
@@ -174,7 +176,6 @@ fn provider(
     }
 }
 
-/// The FixedFloat-v2 upstreams `FERRY_PROVIDERS` names.
 /// The limits every replica shares, with `FERRY_REDIS_URL`, under a name the database keeps (so
 /// every replica of this site uses the same, and another site on the same Redis another).
 async fn shared_limits(
@@ -195,27 +196,46 @@ async fn shared_limits(
     Ok(Some(Arc::new(counter)))
 }
 
+/// The upstreams `FERRY_PROVIDERS` names, each speaking its API.
 fn upstreams(
     config: &Config,
     timeout: Duration,
     shared_limits: Option<&Arc<limits::SharedCounter>>,
-) -> anyhow::Result<Vec<Arc<FixedFloat>>> {
+) -> anyhow::Result<Vec<Arc<dyn LiquidityProvider>>> {
     config
         .upstreams
         .iter()
         .map(|settings| {
-            let upstream = FixedFloat::new(FixedFloatConfig {
-                // Named once per process start, for as long as it runs.
-                name: Box::leak(settings.name.clone().into_boxed_str()),
-                base_url: settings.url.clone(),
-                key: settings.key.clone(),
-                secret: settings.secret.clone(),
-                timeout,
-                weight_per_minute: settings.weight_per_minute,
-                shared_limits: shared_limits.cloned(),
-            })
-            .with_context(|| format!("FERRY_{}_URL", settings.name.to_ascii_uppercase()))?;
-            Ok(Arc::new(upstream))
+            // Named once per process start, for as long as it runs.
+            let name: &'static str = Box::leak(settings.name.clone().into_boxed_str());
+            let context = || format!("FERRY_{}_URL", settings.name.to_ascii_uppercase());
+            let upstream: Arc<dyn LiquidityProvider> = match settings.api {
+                UpstreamApi::FixedFloat => Arc::new(
+                    FixedFloat::new(FixedFloatConfig {
+                        name,
+                        base_url: settings.url.clone(),
+                        key: settings.key.clone(),
+                        secret: settings.secret.clone(),
+                        timeout,
+                        weight_per_minute: settings.weight_per_minute,
+                        shared_limits: shared_limits.cloned(),
+                    })
+                    .with_context(context)?,
+                ),
+                UpstreamApi::ChangeNow => Arc::new(
+                    ChangeNow::new(ChangeNowConfig {
+                        name,
+                        base_url: settings.url.clone(),
+                        key: settings.key.clone().into(),
+                        timeout,
+                        calls_per_minute: settings.weight_per_minute,
+                        shared_limits: shared_limits.cloned(),
+                        fees: config.fees(),
+                    })
+                    .with_context(context)?,
+                ),
+            };
+            Ok(upstream)
         })
         .collect()
 }

@@ -29,7 +29,7 @@ pub async fn run_sandbox_market(market: Arc<SandboxMarket>) {
 const UPSTREAM_CURRENCIES_REFRESH: Duration = Duration::from_secs(60);
 
 /// Keeps the upstream provider's list of what it receives and sends current.
-pub async fn run_upstream_currencies(upstream: Arc<crate::providers::fixedfloat::FixedFloat>) {
+pub async fn run_upstream_currencies(upstream: Arc<dyn crate::providers::LiquidityProvider>) {
     let mut interval = tokio::time::interval(UPSTREAM_CURRENCIES_REFRESH);
     loop {
         interval.tick().await;

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::RwLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use rust_decimal::Decimal;
@@ -15,6 +15,10 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::wire::{
+    MarketCache, decimal, optional_decimal, optional_integer, per_unit, retry_after,
+    two_point_market,
+};
 use super::{
     Availability, LiquidityProvider, OpenedOrder, OrderRequest, PairMarket, ProviderError,
     UpstreamOrder, UpstreamRef, UpstreamState,
@@ -27,10 +31,6 @@ use crate::domain::transaction::{OrderTransactions, Transaction};
 use crate::limits::{Budget, SharedCounter};
 use crate::services::partners::keys;
 
-/// How long a pair's derived market is reused: quotes ask often, rates move slowly.
-const MARKET_TTL: Duration = Duration::from_secs(10);
-/// How old a market may be and still be quoted from while the upstream is away or busy.
-const LAST_GOOD_MARKET: Duration = Duration::from_secs(300);
 /// What creating an order costs of the request budget; every other call costs 1 (FixedFloat's
 /// "Request limits").
 pub const CREATE_WEIGHT: u32 = 50;
@@ -54,9 +54,6 @@ pub struct FixedFloatConfig {
     pub shared_limits: Option<std::sync::Arc<SharedCounter>>,
 }
 
-/// A pair and kind of rate: `(from, to, rate type)`.
-type MarketKey = (String, String, RateType);
-
 pub struct FixedFloat {
     config: FixedFloatConfig,
     client: reqwest::Client,
@@ -64,7 +61,7 @@ pub struct FixedFloat {
     currencies: RwLock<HashMap<String, (bool, bool)>>,
     /// The latest USD price of one unit per currency code, from its price answers.
     usd: RwLock<HashMap<String, Decimal>>,
-    markets: RwLock<HashMap<MarketKey, (Instant, PairMarket)>>,
+    markets: MarketCache,
     /// The upstream's request budget: spent here before a call, so Ferry stays within it.
     budget: Budget<()>,
 }
@@ -82,7 +79,7 @@ impl FixedFloat {
             client,
             currencies: RwLock::default(),
             usd: RwLock::default(),
-            markets: RwLock::default(),
+            markets: MarketCache::default(),
         })
     }
 
@@ -131,18 +128,6 @@ impl FixedFloat {
                 envelope.msg
             ))),
         }
-    }
-
-    /// Reloads which currencies the upstream receives and sends (the `ccies` method).
-    pub async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
-        let list: Vec<CurrencyEntry> = self.call("ccies", &json!({})).await?;
-        let map: HashMap<_, _> = list
-            .into_iter()
-            .map(|c| (c.code, (c.recv != 0, c.send != 0)))
-            .collect();
-        let count = map.len();
-        *self.currencies.write().expect("currencies lock") = map;
-        Ok(count)
     }
 
     async fn price(
@@ -217,36 +202,12 @@ impl FixedFloat {
     }
 }
 
-/// `rate` and network fee from two `(from, to)` amounts of `to = from × rate − fee`.
-fn two_point_market(first: (Decimal, Decimal), second: (Decimal, Decimal)) -> (Decimal, Decimal) {
-    let rate = (second.1 - first.1) / (second.0 - first.0);
-    let fee = (first.0 * rate - first.1).max(Decimal::ZERO);
-    (rate.normalize(), fee.normalize())
-}
-
 /// A decimal as a JSON number, as FixedFloat's documentation sends amounts (Ferry's partner
 /// API takes numbers and strings alike). An amount has at most 8 decimals, which a double holds.
 fn number(value: Decimal) -> Value {
     serde_json::Number::from_str(&to_wire(value))
         .map(Value::Number)
         .unwrap_or_else(|_| Value::String(to_wire(value)))
-}
-
-fn per_unit(value: Decimal, amount: Decimal) -> Decimal {
-    if amount.is_zero() {
-        Decimal::ZERO
-    } else {
-        value / amount
-    }
-}
-
-/// The seconds a `Retry-After` header asks for (a minute when it says nothing usable).
-fn retry_after(headers: &reqwest::header::HeaderMap) -> u64 {
-    headers
-        .get(reqwest::header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(60, |s| s.clamp(1, 3600))
 }
 
 fn unavailable(method: &str, error: reqwest::Error) -> ProviderError {
@@ -262,6 +223,18 @@ impl LiquidityProvider for FixedFloat {
 
     fn is_remote(&self) -> bool {
         true
+    }
+
+    /// Reloads which currencies the upstream receives and sends (the `ccies` method).
+    async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
+        let list: Vec<CurrencyEntry> = self.call("ccies", &json!({})).await?;
+        let map: HashMap<_, _> = list
+            .into_iter()
+            .map(|c| (c.code, (c.recv != 0, c.send != 0)))
+            .collect();
+        let count = map.len();
+        *self.currencies.write().expect("currencies lock") = map;
+        Ok(count)
     }
 
     fn availability(&self, currency: &Currency) -> Availability {
@@ -294,18 +267,12 @@ impl LiquidityProvider for FixedFloat {
         to: &Currency,
         rate_type: RateType,
     ) -> Result<PairMarket, ProviderError> {
-        let key = (from.code.clone(), to.code.clone(), rate_type);
-        if let Some((at, market)) = self.markets.read().expect("markets lock").get(&key)
-            && at.elapsed() < MARKET_TTL
-        {
-            return Ok(market.clone());
-        }
-        let market = self.derive_market(from, to, rate_type).await?;
         self.markets
-            .write()
-            .expect("markets lock")
-            .insert(key, (Instant::now(), market.clone()));
-        Ok(market)
+            .get_or_derive(
+                (from, to, rate_type),
+                self.derive_market(from, to, rate_type),
+            )
+            .await
     }
 
     fn last_market(
@@ -314,13 +281,7 @@ impl LiquidityProvider for FixedFloat {
         to: &Currency,
         rate_type: RateType,
     ) -> Option<PairMarket> {
-        let key = (from.code.clone(), to.code.clone(), rate_type);
-        self.markets
-            .read()
-            .expect("markets lock")
-            .get(&key)
-            .filter(|(at, _)| at.elapsed() < LAST_GOOD_MARKET)
-            .map(|(_, market)| market.clone())
+        self.markets.last_good(from, to, rate_type)
     }
 
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
@@ -545,40 +506,6 @@ impl OrderObject {
     }
 }
 
-/// A whole number sent as a number or a string (or null).
-fn optional_integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Null => Ok(None),
-        Value::String(s) if s.trim().is_empty() => Ok(None),
-        Value::String(s) => s.trim().parse().map(Some).map_err(serde::de::Error::custom),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom(format!("not a whole number: {n}"))),
-        other => Err(serde::de::Error::custom(format!("not a number: {other}"))),
-    }
-}
-
-/// A decimal sent as a string or a number (the API sends strings; lenient on the way in).
-fn decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
-    optional_decimal(d)?.ok_or_else(|| serde::de::Error::custom("a decimal is missing"))
-}
-
-fn optional_decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Null => Ok(None),
-        Value::String(s) if s.is_empty() => Ok(None),
-        Value::String(s) => Decimal::from_str(&s)
-            .map(Some)
-            .map_err(serde::de::Error::custom),
-        Value::Number(n) => Decimal::from_str(&n.to_string())
-            .or_else(|_| Decimal::from_scientific(&n.to_string()))
-            .map(Some)
-            .map_err(serde::de::Error::custom),
-        other => Err(serde::de::Error::custom(format!("not a decimal: {other}"))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,16 +519,6 @@ mod tests {
         assert_eq!(number(dec("0.12345678")).to_string(), "0.12345678");
         assert_eq!(number(dec("1500")).to_string(), "1500");
         assert_eq!(number(dec("0.5")).to_string(), "0.5");
-    }
-
-    #[test]
-    fn two_price_answers_give_the_rate_and_the_network_fee() {
-        // to = from × 32.5 − 0.002
-        let (rate, fee) = two_point_market((dec("0.1"), dec("3.248")), (dec("0.2"), dec("6.498")));
-        assert_eq!((rate, fee), (dec("32.5"), dec("0.002")));
-        // A fee the rounding of the answers would make negative is none.
-        let (_, fee) = two_point_market((dec("1"), dec("2.0000001")), (dec("2"), dec("4")));
-        assert_eq!(fee, Decimal::ZERO);
     }
 
     fn order(status: &str, emergency: &[&str], refund_tx: Option<&str>) -> OrderObject {

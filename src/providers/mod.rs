@@ -2,9 +2,11 @@
 //! simulated market and the embedded default; real adapters (FixedFloat, ChangeNOW …) implement
 //! the same trait.
 
+pub mod changenow;
 pub mod fixedfloat;
 pub mod routed;
 pub mod sandbox;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -76,6 +78,12 @@ pub struct OrderRequest<'a> {
     /// Ferry's fee (and any partner markup) on this order, in percent: what an upstream
     /// provider adds to its own fee and credits Ferry with.
     pub fee_percent: Decimal,
+    /// A partner's markup is part of `fee_percent`: only a provider that takes a fee per order
+    /// can carry it.
+    pub partner_markup: bool,
+    /// Where the customer wants a refund, if they gave it with the order.
+    pub refund_address: Option<&'a str>,
+    pub refund_tag: Option<&'a str>,
 }
 
 /// Where the customer pays, and, when a provider fills the order itself, how to follow it there.
@@ -133,6 +141,18 @@ pub trait LiquidityProvider: Send + Sync + 'static {
     /// page); empty when it is a provider itself.
     fn members(&self) -> Vec<Arc<dyn LiquidityProvider>> {
         Vec::new()
+    }
+
+    /// Whether an order's own fee reaches Ferry through this provider (a partner's markup
+    /// rides on it). ChangeNOW credits a share per API key instead.
+    fn carries_partner_markup(&self) -> bool {
+        true
+    }
+
+    /// Reloads which currencies the provider trades now, where it says so (an upstream's
+    /// list); how many it lists.
+    async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
+        Ok(0)
     }
 
     /// The currency's maintenance state.
@@ -300,6 +320,14 @@ impl LiquidityProvider for Deadline {
 
     fn members(&self) -> Vec<Arc<dyn LiquidityProvider>> {
         self.inner.members()
+    }
+
+    fn carries_partner_markup(&self) -> bool {
+        self.inner.carries_partner_markup()
+    }
+
+    async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
+        self.within(self.inner.refresh_currencies()).await
     }
 
     fn availability(&self, currency: &Currency) -> Availability {

@@ -16,6 +16,10 @@ use crate::domain::currency::Currency;
 use crate::domain::fees::RateType;
 use crate::domain::order::EmergencyChoice;
 
+/// Why an order with a partner's markup is refused where no provider can carry it.
+pub const NO_MARKUP: &str =
+    "Orders with a partner's markup cannot be filled by this exchange's providers";
+
 pub struct Routed {
     members: Vec<Arc<dyn LiquidityProvider>>,
 }
@@ -35,15 +39,27 @@ impl Routed {
         to: &Currency,
         rate_type: RateType,
     ) -> Result<(&Arc<dyn LiquidityProvider>, PairMarket), ProviderError> {
+        self.best_of(self.members.iter().collect(), from, to, rate_type)
+            .await
+    }
+
+    /// [`Self::best`] among `members`.
+    async fn best_of<'m>(
+        &self,
+        members: Vec<&'m Arc<dyn LiquidityProvider>>,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+    ) -> Result<(&'m Arc<dyn LiquidityProvider>, PairMarket), ProviderError> {
         let markets = join_all(
-            self.members
+            members
                 .iter()
                 .map(|member| member.market(from, to, rate_type)),
         )
         .await;
         let mut best: Option<(&Arc<dyn LiquidityProvider>, PairMarket)> = None;
         let mut first_error = None;
-        for (member, market) in self.members.iter().zip(markets) {
+        for (member, market) in members.into_iter().zip(markets) {
             match market {
                 Ok(market) if best.as_ref().is_none_or(|(_, b)| market.rate > b.rate) => {
                     best = Some((member, market));
@@ -79,6 +95,15 @@ impl LiquidityProvider for Routed {
 
     fn members(&self) -> Vec<Arc<dyn LiquidityProvider>> {
         self.members.clone()
+    }
+
+    fn carries_partner_markup(&self) -> bool {
+        self.members.iter().any(|m| m.carries_partner_markup())
+    }
+
+    async fn refresh_currencies(&self) -> Result<usize, ProviderError> {
+        let counts = join_all(self.members.iter().map(|m| m.refresh_currencies())).await;
+        counts.into_iter().sum()
     }
 
     /// Under maintenance only where every member is.
@@ -120,9 +145,19 @@ impl LiquidityProvider for Routed {
             .max_by(|a, b| a.rate.cmp(&b.rate))
     }
 
+    /// Where the rate is best, among the members that can carry a partner's markup when the
+    /// order has one.
     async fn open_order(&self, request: &OrderRequest<'_>) -> Result<OpenedOrder, ProviderError> {
+        let members: Vec<_> = self
+            .members
+            .iter()
+            .filter(|m| !request.partner_markup || m.carries_partner_markup())
+            .collect();
+        if members.is_empty() {
+            return Err(ProviderError::Rejected(NO_MARKUP.into()));
+        }
         let (member, _) = self
-            .best(request.from, request.to, request.rate_type)
+            .best_of(members, request.from, request.to, request.rate_type)
             .await?;
         member.open_order(request).await
     }

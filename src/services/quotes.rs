@@ -107,12 +107,27 @@ impl QuoteService<'_> {
         let amount = Amount::parse(request.amount)?.value();
         // While the provider is away or busy, quotes come from its last good prices (an order
         // is then refused by the provider itself, never made on them).
+        // A pair the provider does not trade (now) is an answer, not an outage: the quote says
+        // PAIR_UNAVAILABLE, and the widget offers another coin (spec/exchange.md §4).
+        let mut pair_refused = false;
         let market = match self.provider.market(from, to, request.rate_type).await {
             Ok(market) => market,
-            Err(error) => self
-                .provider
-                .last_market(from, to, request.rate_type)
-                .ok_or(error)?,
+            Err(error) => match self.provider.last_market(from, to, request.rate_type) {
+                Some(market) => market,
+                None if matches!(error, ProviderError::UnknownCurrency(_)) => {
+                    pair_refused = true;
+                    PairMarket {
+                        rate: Decimal::ZERO,
+                        from_usd: from.usd,
+                        to_usd: to.usd,
+                        min_from: Decimal::ZERO,
+                        max_from: Decimal::ZERO,
+                        reserve_to: Decimal::ZERO,
+                        network_fee_to: Decimal::ZERO,
+                    }
+                }
+                None => return Err(error.into()),
+            },
         };
         let fee_percent = self.fees.percent(request.rate_type);
         let input = |direction, amount| QuoteInput {
@@ -164,6 +179,10 @@ impl QuoteService<'_> {
         } else if to_amount > market.reserve_to {
             issues.push(QuoteIssue::ReserveTo);
             issues.push(QuoteIssue::ToAmountExceedsMax);
+        }
+
+        if pair_refused {
+            issues = vec![QuoteIssue::PairUnavailable];
         }
 
         let effective = if from_amount.is_zero() {

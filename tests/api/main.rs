@@ -5,6 +5,7 @@ mod admin;
 mod affiliate;
 mod audit;
 mod binary;
+mod changenow;
 mod console;
 mod console_settings;
 mod contact;

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ferry::config::UpstreamSettings;
+use ferry::config::{UpstreamApi, UpstreamSettings};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -39,6 +39,7 @@ async fn settings_for(upstream: &TestApp, name: &str, email: &str) -> UpstreamSe
     let (key, secret, _) = upstream.create_key(&desk, "trade").await;
     UpstreamSettings {
         name: name.to_owned(),
+        api: UpstreamApi::FixedFloat,
         url: upstream.url("").trim_end_matches('/').to_owned(),
         key,
         secret: secret.into(),
@@ -67,7 +68,7 @@ async fn quote(app: &TestApp, amount: &str) -> Value {
     quote_of(app, amount, "float").await
 }
 
-async fn quote_of(app: &TestApp, amount: &str, rate_type: &str) -> Value {
+pub(crate) async fn quote_of(app: &TestApp, amount: &str, rate_type: &str) -> Value {
     let response = app
         .post_json(
             "/api/exchange-rate",
@@ -80,7 +81,12 @@ async fn quote_of(app: &TestApp, amount: &str, rate_type: &str) -> Value {
 }
 
 /// Orders `amount` BTC → ETH (ETH for `direction` "to") at `rate_type`; the answer's `data`.
-async fn create_order(app: &TestApp, amount: &str, direction: &str, rate_type: &str) -> Value {
+pub(crate) async fn create_order(
+    app: &TestApp,
+    amount: &str,
+    direction: &str,
+    rate_type: &str,
+) -> Value {
     let response = app
         .post_json(
             "/api/create-order",
@@ -93,7 +99,7 @@ async fn create_order(app: &TestApp, amount: &str, direction: &str, rate_type: &
     created["data"].clone()
 }
 
-fn dec(value: &Value) -> f64 {
+pub(crate) fn dec(value: &Value) -> f64 {
     value
         .as_str()
         .expect("decimal string")
@@ -101,7 +107,7 @@ fn dec(value: &Value) -> f64 {
         .expect("decimal")
 }
 
-async fn details(app: &TestApp, id: &str, token: &str) -> Value {
+pub(crate) async fn details(app: &TestApp, id: &str, token: &str) -> Value {
     let response = app
         .get(&format!("/api/order-details/{id}?token={token}"))
         .await;
@@ -109,7 +115,7 @@ async fn details(app: &TestApp, id: &str, token: &str) -> Value {
     json_of(response).await["data"].clone()
 }
 
-async fn wait_for(app: &TestApp, id: &str, token: &str, wanted: &str) -> Value {
+pub(crate) async fn wait_for(app: &TestApp, id: &str, token: &str, wanted: &str) -> Value {
     for _ in 0..150 {
         let current = details(app, id, token).await;
         if current["status"] == wanted {
@@ -362,6 +368,7 @@ async fn an_upstream_that_is_away_leaves_no_order_and_a_clear_answer() {
     let downstream = downstream_with(
         vec![UpstreamSettings {
             name: "fixedfloat".into(),
+            api: UpstreamApi::FixedFloat,
             url: format!("http://{address}"),
             key: "key".into(),
             secret: "secret".to_owned().into(),
@@ -575,7 +582,7 @@ async fn memo_coin_orders_upstream_each_get_their_own_tag_and_one_upstream_order
     );
 }
 
-async fn count_orders(app: &TestApp) -> i64 {
+pub(crate) async fn count_orders(app: &TestApp) -> i64 {
     sqlx::query("SELECT COUNT(*) AS n FROM orders")
         .fetch_one(raw_store(&app.db).await.pool())
         .await

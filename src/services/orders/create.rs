@@ -359,6 +359,11 @@ impl Orders {
                     to_address: request.to_address.trim(),
                     to_tag: to_tag.as_deref(),
                     fee_percent: fee_percent + request.partner_fee_percent.unwrap_or_default(),
+                    partner_markup: request
+                        .partner_fee_percent
+                        .is_some_and(|markup| markup > Decimal::ZERO),
+                    refund_address: refund_address.as_deref(),
+                    refund_tag: refund_tag.as_deref(),
                 })
                 .await
                 .map_err(|e| match e {
@@ -368,6 +373,18 @@ impl Orders {
             let upstream = opened.upstream.is_some();
             if let (Some(invoice), Some(held)) = (&invoice, &opened.upstream) {
                 check_upstream_holds_invoice(invoice, held, from)?;
+            }
+            // The upstream fixes its own amount when it makes the order: never one below what
+            // the customer was shown. (Its order, never paid into, expires there.)
+            if request.rate_type == RateType::Fixed
+                && let (Some(expected), Some(held)) = (request.expected_to_amount, &opened.upstream)
+                && held.to_amount < expected
+            {
+                tracing::info!(provider = %opened.provider, upstream.order = %held.id, "the upstream's fixed amount fell below the one shown");
+                return Err(OrderError::AmountChanged {
+                    to_amount: held.to_amount,
+                    coin: to.coin.clone(),
+                });
             }
             let mut order = self.order_record(request, &quote, opened, now);
             order.fee_percent = fee_percent;

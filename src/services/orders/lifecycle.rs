@@ -681,11 +681,27 @@ impl Orders {
         } else {
             state.problem.unwrap_or(EmergencyReason::Less)
         };
-        let events = events_toward(order.status, target, problem).unwrap_or_else(|| {
-            tracing::warn!(order.id = %order.id, from = order.status.as_str(), to = target.as_str(),
-                "the provider's status cannot be reached from the order's; following on");
+        let events = if order.status == OrderStatus::Emergency
+            && order.emergency_choice.is_some()
+            && target == OrderStatus::Failed
+        {
+            // The upstream is carrying the customer's choice out (it offers it no more): the
+            // order waits for the outcome, not a failure that would rewrite the choice.
             Vec::new()
-        });
+        } else {
+            events_toward(order.status, target, problem)
+                // Past the point where a customer can be asked: an operator refunds a failure.
+                .or_else(|| {
+                    (target == OrderStatus::Emergency)
+                        .then(|| events_toward(order.status, OrderStatus::Failed, problem))
+                        .flatten()
+                })
+                .unwrap_or_else(|| {
+                    tracing::warn!(order.id = %order.id, from = order.status.as_str(), to = target.as_str(),
+                        "the provider's status cannot be reached from the order's; following on");
+                    Vec::new()
+                })
+        };
         if events.is_empty() {
             self.write(next, None, &OrderEffects::default()).await?;
             return Ok(());
