@@ -233,6 +233,7 @@ async fn get_exchange_rate(
         provider: state.provider.as_ref(),
         switches: &state.switches,
         fees: state.config.fees(),
+        partner_markup: false,
     };
     let quote = service
         .quote(QuoteRequest {

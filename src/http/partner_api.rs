@@ -357,6 +357,7 @@ async fn quote(state: &AppState, fields: &PriceFields) -> Result<Quote, Failure>
         provider: state.provider.as_ref(),
         switches: &state.switches,
         fees: fields.markup.map_or(fees, |m| fees.with_markup(m)),
+        partner_markup: fields.markup.is_some_and(|m| m > Decimal::ZERO),
     }
     .quote(QuoteRequest {
         from: &fields.from.code,

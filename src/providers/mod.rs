@@ -36,6 +36,15 @@ pub struct PairMarket {
     pub network_fee_to: Decimal,
 }
 
+/// What a quote is for: an amount to send (`From`) or to receive (`To`), and whether a
+/// partner's markup rides on it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuotedAmount {
+    pub direction: Direction,
+    pub amount: Decimal,
+    pub partner_markup: bool,
+}
+
 /// A currency's state at the provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Availability {
@@ -170,6 +179,25 @@ pub trait LiquidityProvider: Send + Sync + 'static {
         rate_type: RateType,
     ) -> Result<PairMarket, ProviderError>;
 
+    /// The market to quote `amount` from: a provider's own, or, where several route, the
+    /// market of the one that pays the customer most for that amount.
+    async fn market_for(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+        amount: QuotedAmount,
+    ) -> Result<PairMarket, ProviderError> {
+        let _ = amount;
+        self.market(from, to, rate_type).await
+    }
+
+    /// The share of this provider's calls that failed in the last hour (0 where none are
+    /// counted): between two that pay alike, routing takes the steadier.
+    fn failure_rate(&self) -> f64 {
+        0.0
+    }
+
     /// The last market this provider priced for the pair, while it is recent enough to quote
     /// from when the provider is away or busy (none for a provider that prices in memory).
     fn last_market(
@@ -226,6 +254,43 @@ pub struct Deadline {
     limit: Duration,
     cool_down: Duration,
     breaker: std::sync::Mutex<Breaker>,
+    last_hour: std::sync::Mutex<LastHour>,
+}
+
+/// Calls and failures per minute over the last hour.
+pub(crate) struct LastHour {
+    /// `(minute since 1970, calls, failures)`, one slot per minute of the hour.
+    pub(crate) minutes: [(u64, u32, u32); 60],
+}
+
+impl LastHour {
+    fn minute_now() -> u64 {
+        u64::try_from(crate::now_unix()).unwrap_or_default() / 60
+    }
+
+    pub(crate) fn record(&mut self, minute: u64, failed: bool) {
+        let slot = &mut self.minutes[(minute % 60) as usize];
+        if slot.0 != minute {
+            *slot = (minute, 0, 0);
+        }
+        slot.1 += 1;
+        slot.2 += u32::from(failed);
+    }
+
+    pub(crate) fn failure_rate(&self, minute: u64) -> f64 {
+        let (calls, failures) = self
+            .minutes
+            .iter()
+            .filter(|(at, calls, _)| *calls > 0 && minute.saturating_sub(*at) < 60)
+            .fold((0u64, 0u64), |(c, f), (_, calls, failures)| {
+                (c + u64::from(*calls), f + u64::from(*failures))
+            });
+        if calls == 0 {
+            0.0
+        } else {
+            failures as f64 / calls as f64
+        }
+    }
 }
 
 /// Failed calls in a row to a remote provider this many times opens the breaker.
@@ -252,6 +317,9 @@ impl Deadline {
             limit,
             cool_down,
             breaker: std::sync::Mutex::default(),
+            last_hour: std::sync::Mutex::new(LastHour {
+                minutes: [(0, 0, 0); 60],
+            }),
         }
     }
 
@@ -290,6 +358,10 @@ impl Deadline {
     }
 
     fn record(&self, failed: bool) {
+        self.last_hour
+            .lock()
+            .expect("last hour lock")
+            .record(LastHour::minute_now(), failed);
         let mut breaker = self.breaker.lock().expect("breaker lock");
         if !failed {
             *breaker = Breaker::default();
@@ -324,6 +396,24 @@ impl LiquidityProvider for Deadline {
 
     fn carries_partner_markup(&self) -> bool {
         self.inner.carries_partner_markup()
+    }
+
+    fn failure_rate(&self) -> f64 {
+        self.last_hour
+            .lock()
+            .expect("last hour lock")
+            .failure_rate(LastHour::minute_now())
+    }
+
+    async fn market_for(
+        &self,
+        from: &Currency,
+        to: &Currency,
+        rate_type: RateType,
+        amount: QuotedAmount,
+    ) -> Result<PairMarket, ProviderError> {
+        self.within(self.inner.market_for(from, to, rate_type, amount))
+            .await
     }
 
     async fn refresh_currencies(&self) -> Result<usize, ProviderError> {

@@ -8,7 +8,7 @@ use super::availability::CurrencySwitches;
 use crate::domain::currency::{Catalogue, Currency};
 use crate::domain::fees::{self, Direction, FeeSchedule, QuoteInput, RateType};
 use crate::domain::money::{Amount, AmountError, round_down};
-use crate::providers::{LiquidityProvider, PairMarket, ProviderError};
+use crate::providers::{LiquidityProvider, PairMarket, ProviderError, QuotedAmount};
 
 /// The quote error codes of spec/exchange.md §8 (and the partner API's reserve codes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +89,9 @@ pub struct QuoteService<'a> {
     pub provider: &'a dyn LiquidityProvider,
     pub switches: &'a CurrencySwitches,
     pub fees: FeeSchedule,
+    /// The fees carry a partner's markup: only a provider that takes a fee per order can fill
+    /// the quote, so only such a one may give it.
+    pub partner_markup: bool,
 }
 
 impl QuoteService<'_> {
@@ -110,7 +113,16 @@ impl QuoteService<'_> {
         // A pair the provider does not trade (now) is an answer, not an outage: the quote says
         // PAIR_UNAVAILABLE, and the widget offers another coin (spec/exchange.md §4).
         let mut pair_refused = false;
-        let market = match self.provider.market(from, to, request.rate_type).await {
+        let quoted = QuotedAmount {
+            direction: request.direction,
+            amount,
+            partner_markup: self.partner_markup,
+        };
+        let market = match self
+            .provider
+            .market_for(from, to, request.rate_type, quoted)
+            .await
+        {
             Ok(market) => market,
             Err(error) => match self.provider.last_market(from, to, request.rate_type) {
                 Some(market) => market,

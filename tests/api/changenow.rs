@@ -51,6 +51,8 @@ struct Fake {
     rates_expire_at_once: bool,
     /// How much lower, as a fraction, a rate frozen for an order is than the estimates before.
     frozen_lower_by: f64,
+    /// The rate of every pair instead of the one from dollar prices (and no network fee).
+    rate_override: Option<f64>,
 }
 
 type Shared = Arc<Mutex<Fake>>;
@@ -122,6 +124,16 @@ fn pair_of(q: &HashMap<String, String>) -> Result<Pair, Response> {
         rate: from_usd / to_usd * if fixed { 0.985 } else { 0.995 },
         fee: network_fee(to),
     })
+}
+
+/// The pair `q` names, at the fake's rate for it.
+fn priced(fake: &Shared, q: &HashMap<String, String>) -> Result<Pair, Response> {
+    let mut pair = pair_of(q)?;
+    if let Some(rate) = fake.lock().unwrap().rate_override {
+        pair.rate = rate;
+        pair.fee = 0.0;
+    }
+    Ok(pair)
 }
 
 fn seen(fake: &Shared, what: String) -> Result<(), Response> {
@@ -198,7 +210,7 @@ async fn range(
     {
         return r;
     }
-    match pair_of(&q) {
+    match priced(&fake, &q) {
         Err(r) => r,
         Ok(pair) => Json(json!({
             "fromCurrency": pair.from, "fromNetwork": q.get("fromNetwork"), "toCurrency": pair.to,
@@ -219,7 +231,7 @@ async fn estimate(
     {
         return r;
     }
-    let mut pair = match pair_of(&q) {
+    let mut pair = match priced(&fake, &q) {
         Ok(pair) => pair,
         Err(r) => return r,
     };
@@ -301,7 +313,7 @@ async fn create(
     for field in ["fromCurrency", "toCurrency", "flow"] {
         q.insert(field.into(), text(field));
     }
-    let pair = match pair_of(&q) {
+    let pair = match priced(&fake, &q) {
         Ok(pair) => pair,
         Err(r) => return r,
     };
@@ -872,4 +884,100 @@ async fn changenow_refusals_and_back_pressure_reach_the_customer_and_leave_no_or
         0,
         "no order is kept of a refusal"
     );
+}
+
+#[tokio::test]
+async fn with_three_upstreams_orders_go_to_the_one_paying_most_and_are_followed_there() {
+    use crate::upstream::{quote, settings_for, upstream_charging};
+    let dear = upstream_charging("3", "4").await;
+    let cheap = upstream_charging("0.2", "0.4").await;
+    let (url, fake) = fake_changenow().await;
+    let upstreams = vec![
+        settings_for(&dear, "dear", "desk@dear.test").await,
+        settings_for(&cheap, "cheap", "desk@cheap.test").await,
+        UpstreamSettings {
+            name: "changenow".into(),
+            api: UpstreamApi::ChangeNow,
+            url: url.clone(),
+            key: KEY.into(),
+            secret: String::new().into(),
+            weight_per_minute: 100_000,
+        },
+    ];
+    let ferry = spawn_app_with(Db::Sqlite, |c| {
+        c.providers = upstreams.iter().map(|u| u.name.clone()).collect();
+        c.upstreams = upstreams;
+        c.provider_poll_seconds = 1;
+        c.worker_interval_ms = 100;
+        c.admin_token = Some(ADMIN.into());
+    })
+    .await
+    .expect("sqlite");
+
+    // ChangeNOW pays 10 % less than the cheaper Ferry: the quote and the order are the Ferry's.
+    let cheap_quote = dec(&quote(&cheap, "0.1").await["data"]["to"]["amount"]);
+    fake.lock().unwrap().rate_override = Some(cheap_quote / 0.1 * 0.9);
+    let ours = dec(&quote(&ferry, "0.1").await["data"]["to"]["amount"]);
+    assert!(
+        ours < cheap_quote && ours > cheap_quote * 0.99,
+        "ours {ours}, cheap {cheap_quote}"
+    );
+    let created = create_order(&ferry, "0.1", "from", "float").await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let first = ferry.store.find_order(id).await.unwrap().unwrap();
+    assert_eq!(first.provider, "cheap");
+    // The customer never sees which upstream fills the order.
+    let shown = crate::upstream::details(&ferry, id, token).await;
+    assert!(!shown.to_string().contains("cheap"), "{shown}");
+
+    tokio::time::sleep(std::time::Duration::from_millis(10_500)).await; // past the price cache
+    // ChangeNOW answers again and pays 5 % more than the cheaper Ferry: quotes and orders go
+    // there, and the order is followed to its end.
+    let paying = cheap_quote / 0.1 * 1.05;
+    fake.lock().unwrap().rate_override = Some(paying);
+    let ours = dec(&quote(&ferry, "0.1").await["data"]["to"]["amount"]);
+    assert!(
+        (ours - 0.1 * paying).abs() < 1e-6,
+        "ours {ours}, ChangeNOW {}",
+        0.1 * paying
+    );
+    let created = create_order(&ferry, "0.1", "from", "float").await;
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let order = ferry.store.find_order(id).await.unwrap().unwrap();
+    assert_eq!(
+        order.provider, "changenow",
+        "the customer is paid most there"
+    );
+    let reference = order.provider_order_id.unwrap();
+    set(
+        &fake,
+        &reference,
+        json!({ "status": "confirming", "amountFrom": 0.1, "payinHash": "f00d06" }),
+    );
+    set(
+        &fake,
+        &reference,
+        json!({ "status": "finished", "amountTo": 0.1 * paying, "payoutHash": "0xbeef07" }),
+    );
+    let done = wait_for(&ferry, id, token, "COMPLETED").await;
+    assert_eq!(done["transactions"]["payout"]["id"], "0xbeef07", "{done}");
+
+    // The status page lists each upstream.
+    let status = json_of(ferry.get("/api/status").await).await;
+    for key in ["provider:dear", "provider:cheap", "provider:changenow"] {
+        assert!(
+            status["services"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["key"] == key),
+            "{key}: {status}"
+        );
+    }
 }

@@ -34,7 +34,7 @@ on_both_backends!(
 );
 
 /// `upstream` as an upstream named `name`, signing with a new trade key of a partner's there.
-async fn settings_for(upstream: &TestApp, name: &str, email: &str) -> UpstreamSettings {
+pub(crate) async fn settings_for(upstream: &TestApp, name: &str, email: &str) -> UpstreamSettings {
     let desk = partner(upstream, email, true).await;
     let (key, secret, _) = upstream.create_key(&desk, "trade").await;
     UpstreamSettings {
@@ -64,7 +64,7 @@ async fn downstream_of(upstream: &TestApp, email: &str, db: Db) -> Option<TestAp
     downstream_with(vec![settings_for(upstream, "fixedfloat", email).await], db).await
 }
 
-async fn quote(app: &TestApp, amount: &str) -> Value {
+pub(crate) async fn quote(app: &TestApp, amount: &str) -> Value {
     quote_of(app, amount, "float").await
 }
 
@@ -438,7 +438,7 @@ async fn an_order_for_an_amount_to_receive_asks_the_upstream_for_that_amount() {
 }
 
 /// An upstream whose fees (in percent) are `float` and `fixed`.
-async fn upstream_charging(float: &str, fixed: &str) -> TestApp {
+pub(crate) async fn upstream_charging(float: &str, fixed: &str) -> TestApp {
     let (float, fixed) = (float.parse().unwrap(), fixed.parse().unwrap());
     spawn_app_with(Db::Sqlite, |c| {
         c.admin_token = Some(ADMIN.into());

@@ -185,6 +185,7 @@ impl Orders {
             provider: self.provider.as_ref(),
             switches: &self.switches,
             fees: markup.map_or(self.fees, |m| self.fees.with_markup(m)),
+            partner_markup: markup.is_some_and(|m| m > Decimal::ZERO),
         }
     }
 
