@@ -1,5 +1,5 @@
 // End-to-end tests: the real release binary with its embedded app, in Debian's Chromium.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +18,12 @@ process.env.E2E_SMTP_PORT ??= String(port + 1000);
 process.env.E2E_OAUTH_PORT ??= String(port + 2000);
 process.env.E2E_MAIL_DIR ??= join(dataDir, 'received-mail');
 const oauth = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
+// A second Ferry that fills its orders at three fake upstreams (routing.spec.ts).
+process.env.E2E_ROUTED_PORT ??= String(port + 3000);
+process.env.E2E_UPSTREAMS_PORT ??= String(port + 3001);
+const upstreams = Number(process.env.E2E_UPSTREAMS_PORT);
+const fake = (offset: number) => `http://127.0.0.1:${upstreams + offset}`;
+mkdirSync(join(dataDir, 'routed'), { recursive: true });
 
 export default defineConfig({
   testDir: './tests',
@@ -50,6 +56,39 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: [
+    {
+      command: 'node servers/fake-upstreams.mjs',
+      port: upstreams + 2,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+    {
+      command: `exec ../target/release/ferry serve 2>>"${join(dataDir, 'ferry-routed.log')}"`,
+      url: `http://127.0.0.1:${process.env.E2E_ROUTED_PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'ignore',
+      env: {
+        FERRY_LISTEN: `127.0.0.1:${process.env.E2E_ROUTED_PORT}`,
+        FERRY_DATA_DIR: join(dataDir, 'routed'),
+        FERRY_PUBLIC_URL: `http://127.0.0.1:${process.env.E2E_ROUTED_PORT}`,
+        FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
+        FERRY_PROVIDERS: 'cheapnow,dearnow,sideshift',
+        FERRY_CHEAPNOW_API: 'changenow',
+        FERRY_CHEAPNOW_URL: fake(0),
+        FERRY_CHEAPNOW_KEY: 'e2e-cn-key',
+        FERRY_DEARNOW_API: 'changenow',
+        FERRY_DEARNOW_URL: fake(1),
+        FERRY_DEARNOW_KEY: 'e2e-cn-key',
+        FERRY_SIDESHIFT_URL: fake(2),
+        FERRY_SIDESHIFT_KEY: 'e2eaffiliate',
+        FERRY_SIDESHIFT_SECRET: 'e2e-ss-secret',
+        FERRY_PROVIDER_POLL_SECONDS: '1',
+        FERRY_WORKER_INTERVAL_MS: '200',
+        FERRY_ORDER_RATE_PER_MINUTE: '10000',
+      },
+    },
     {
       command: 'node servers/smtp-sink.mjs',
       port: Number(process.env.E2E_SMTP_PORT),

@@ -53,6 +53,9 @@ pub enum UpstreamApi {
     FixedFloat,
     /// ChangeNOW API v2.
     ChangeNow,
+    /// SideShift.ai API v2 (`_KEY` is the account id, sent as `affiliateId`; `_SECRET` its
+    /// private key).
+    SideShift,
 }
 
 impl UpstreamApi {
@@ -60,6 +63,7 @@ impl UpstreamApi {
         match text.trim().to_ascii_lowercase().as_str() {
             "fixedfloat" => Some(UpstreamApi::FixedFloat),
             "changenow" => Some(UpstreamApi::ChangeNow),
+            "sideshift" => Some(UpstreamApi::SideShift),
             _ => None,
         }
     }
@@ -69,6 +73,7 @@ impl UpstreamApi {
         match (self, name) {
             (UpstreamApi::FixedFloat, "fixedfloat") => Some("https://ff.io"),
             (UpstreamApi::ChangeNow, "changenow") => Some("https://api.changenow.io"),
+            (UpstreamApi::SideShift, "sideshift") => Some("https://sideshift.ai"),
             _ => None,
         }
     }
@@ -78,6 +83,8 @@ impl UpstreamApi {
         match self {
             UpstreamApi::FixedFloat => FIXEDFLOAT_WEIGHT_PER_MINUTE,
             UpstreamApi::ChangeNow => CHANGENOW_CALLS_PER_MINUTE,
+            // Five shifts a minute per address ("Rate Limits"), at 50 each.
+            UpstreamApi::SideShift => SIDESHIFT_WEIGHT_PER_MINUTE,
         }
     }
 }
@@ -85,6 +92,9 @@ impl UpstreamApi {
 /// What ChangeNOW allows a minute ("Rate limits": 1800 calls a minute, 30 a second); creating
 /// an order weighs as much as at FixedFloat so that one caller's share stays as small.
 pub const CHANGENOW_CALLS_PER_MINUTE: u32 = 1800;
+
+/// SideShift allows five shifts a minute per address; other calls weigh 1.
+pub const SIDESHIFT_WEIGHT_PER_MINUTE: u32 = 250;
 
 /// What FixedFloat allows one API key a minute, in units of request weight (its API
 /// documentation, "Request limits": 250 units a minute; creating an order costs 50, every
@@ -869,19 +879,21 @@ fn upstreams(
             };
             let api = match setting("api") {
                 None if name == "changenow" => UpstreamApi::ChangeNow,
+                None if name == "sideshift" => UpstreamApi::SideShift,
                 None => UpstreamApi::FixedFloat,
                 Some(text) => UpstreamApi::parse(&text).ok_or_else(|| ConfigError {
                     setting: format!("FERRY_{}_API", name.to_ascii_uppercase()),
                     value: format!("{text:?}"),
-                    reason: "must be fixedfloat or changenow (SideShift is not supported yet)"
-                        .into(),
+                    reason: "must be fixedfloat, changenow or sideshift".into(),
                 })?,
             };
             let url = setting("url")
                 .or_else(|| api.default_url(name).map(str::to_owned))
                 .ok_or_else(|| missing("url"))?;
             let secret = match api {
-                UpstreamApi::FixedFloat => setting("secret").ok_or_else(|| missing("secret"))?,
+                UpstreamApi::FixedFloat | UpstreamApi::SideShift => {
+                    setting("secret").ok_or_else(|| missing("secret"))?
+                }
                 UpstreamApi::ChangeNow => String::new(),
             };
             Ok(UpstreamSettings {
@@ -1057,7 +1069,15 @@ mod tests {
                 ]
             );
             jail.set_env("FERRY_STAGING_API", "sideshift");
-            let line = load_in(jail).expect_err("not yet").to_string();
+            let line = load_in(jail)
+                .expect_err("SideShift needs a secret")
+                .to_string();
+            assert!(line.contains("FERRY_STAGING_SECRET"), "{line}");
+            jail.set_env("FERRY_STAGING_SECRET", "ss-secret");
+            let config = load_in(jail).expect("loads");
+            assert_eq!(config.upstreams[1].api, UpstreamApi::SideShift);
+            jail.set_env("FERRY_STAGING_API", "thorchain");
+            let line = load_in(jail).expect_err("unknown").to_string();
             assert!(line.contains("FERRY_STAGING_API"), "{line}");
             Ok(())
         });

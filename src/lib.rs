@@ -26,6 +26,7 @@ use crate::providers::changenow::{ChangeNow, ChangeNowConfig};
 use crate::providers::fixedfloat::{FixedFloat, FixedFloatConfig};
 use crate::providers::routed::Routed;
 use crate::providers::sandbox::{SandboxConfig, SandboxMarket};
+use crate::providers::sideshift::{SideShift, SideShiftConfig};
 use crate::providers::{Deadline, LiquidityProvider};
 use crate::services::accounts::{AccountSettings, Accounts};
 use crate::services::availability::CurrencySwitches;
@@ -229,6 +230,19 @@ fn upstreams(
                         key: settings.key.clone().into(),
                         timeout,
                         calls_per_minute: settings.weight_per_minute,
+                        shared_limits: shared_limits.cloned(),
+                        fees: config.fees(),
+                    })
+                    .with_context(context)?,
+                ),
+                UpstreamApi::SideShift => Arc::new(
+                    SideShift::new(SideShiftConfig {
+                        name,
+                        base_url: settings.url.clone(),
+                        affiliate_id: settings.key.clone(),
+                        secret: settings.secret.clone(),
+                        timeout,
+                        weight_per_minute: settings.weight_per_minute,
                         shared_limits: shared_limits.cloned(),
                         fees: config.fees(),
                     })

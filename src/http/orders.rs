@@ -153,6 +153,7 @@ async fn create_order(
                 idempotency_ttl_seconds: IDEMPOTENCY_KEY_TTL_SECONDS,
                 replay_only_while_new: false,
                 caller: &client.key().label(),
+                customer_ip: Some(client.0),
                 owner_user_id: user.as_ref().map(|u| u.user.id.as_str()),
                 api_key_id: None,
                 affiliate_user_id: affiliate.as_deref(),

@@ -140,6 +140,8 @@ struct Call {
     key: ApiKeyRecord,
     body: serde_json::Map<String, Value>,
     raw: Bytes,
+    /// The address the call came from (the partner's server).
+    client: std::net::IpAddr,
 }
 
 /// Authenticates and parses a request, in the order that charges the partner nothing for a
@@ -211,7 +213,12 @@ async fn admit(
         Err(_) => return Err(Failure::invalid("The body is not valid JSON")),
     };
     keys.take_allowance(&key).await.map_err(rate_limited)?;
-    Ok(Call { key, body, raw })
+    Ok(Call {
+        key,
+        body,
+        raw,
+        client: client.0,
+    })
 }
 
 /// HTTP 429 and code 429, saying when to come back.
@@ -662,6 +669,7 @@ async fn create_order(state: &AppState, call: &Call) -> Result<Value, Failure> {
                 idempotency_ttl_seconds: REPLAY_WINDOW_SECONDS,
                 replay_only_while_new: true,
                 caller: &format!("key:{}", call.key.id),
+                customer_ip: Some(call.client),
                 owner_user_id: Some(&call.key.user_id),
                 api_key_id: Some(&call.key.id),
                 affiliate_user_id: affiliate.as_deref(),

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::RwLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use rust_decimal::Decimal;
@@ -16,7 +16,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::wire::{MarketCache, decimal, optional_decimal, retry_after, two_point_market};
+use super::wire::{
+    MarketCache, UsdCache, decimal, optional_decimal, retry_after, two_point_market,
+    usd_from_quotes,
+};
 use super::{
     Availability, LiquidityProvider, OpenedOrder, OrderRequest, PairMarket, ProviderError,
     UpstreamOrder, UpstreamRef, UpstreamState,
@@ -34,13 +37,6 @@ use crate::limits::{Budget, SharedCounter};
 const CREATE_WEIGHT: u32 = super::fixedfloat::CREATE_WEIGHT;
 /// The USD value the first estimate of a pair asks for.
 const PROBE_USD: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
-/// How long a currency's dollar price, from ChangeNOW's own estimates, is reused.
-const USD_TTL: Duration = Duration::from_secs(600);
-/// What a dollar price is asked for: enough that the stablecoin's network fee hardly counts
-/// (two estimates take it out anyway).
-const USD_PROBE: Decimal = Decimal::from_parts(1_000, 0, 0, false, 0);
-/// Coins worth a dollar.
-const DOLLARS: [&str; 5] = ["USDT", "USDC", "DAI", "FDUSD", "PYUSD"];
 /// The largest order, in USD, Ferry sends to a pair ChangeNOW gives no maximum for.
 const NO_MAX_USD: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);
 /// ChangeNOW's error codes for a pair it does not trade (now): not an outage, so they do not
@@ -89,9 +85,8 @@ pub struct ChangeNow {
     /// By ChangeNOW's `(ticker, network)`.
     currencies: RwLock<HashMap<(String, String), Listed>>,
     markets: MarketCache,
-    /// A dollar price per currency code, from ChangeNOW's estimates into USDT: what orders are
-    /// worth in the books (volumes, commissions), not the catalogue's sample figures.
-    usd: RwLock<HashMap<String, (Instant, Decimal)>>,
+    /// Dollar prices from ChangeNOW's estimates into USDT.
+    usd: UsdCache,
     budget: Budget<()>,
 }
 
@@ -134,7 +129,7 @@ impl ChangeNow {
             client,
             currencies: RwLock::default(),
             markets: MarketCache::default(),
-            usd: RwLock::default(),
+            usd: UsdCache::default(),
         })
     }
 
@@ -252,64 +247,32 @@ impl ChangeNow {
         self.get("exchange/estimated-amount", &query).await
     }
 
-    /// One unit of `currency` in dollars: ChangeNOW's estimate into USDT (two amounts, so that
-    /// the network fee is left out), reused for a while; the last one known, or the
-    /// catalogue's reference, while ChangeNOW cannot say.
-    async fn usd_of(&self, currency: &Currency) -> Decimal {
-        if DOLLARS.contains(&currency.coin.as_str()) {
-            return Decimal::ONE;
-        }
-        let known = self
-            .usd
-            .read()
-            .expect("usd lock")
-            .get(&currency.code)
-            .copied();
-        if let Some((at, usd)) = known
-            && at.elapsed() < USD_TTL
-        {
-            return usd;
-        }
-        match self.derive_usd(currency).await {
-            Ok(usd) => {
-                self.usd
-                    .write()
-                    .expect("usd lock")
-                    .insert(currency.code.clone(), (Instant::now(), usd));
-                usd
-            }
-            Err(error) => {
-                tracing::warn!(currency = %currency.code, error = %error, "no dollar price from ChangeNOW");
-                known.map_or(currency.usd, |(_, usd)| usd)
-            }
-        }
-    }
-
-    async fn derive_usd(&self, currency: &Currency) -> Result<Decimal, ProviderError> {
+    /// One unit of `currency` in USDT, by ChangeNOW's estimate for `amount` of it.
+    async fn usdt_for(
+        &self,
+        currency: &Currency,
+        amount: Decimal,
+    ) -> Result<Decimal, ProviderError> {
         let usdt = crate::domain::currency::Catalogue::embedded()
             .get("USDT")
             .ok_or_else(|| ProviderError::UnknownCurrency("USDT".into()))?;
-        let pair = (currency, usdt, RateType::Float);
-        let amount = round_down(
-            USD_PROBE / currency.usd.max(Decimal::new(1, 8)),
-            currency.precision,
-        );
-        if amount <= Decimal::ZERO {
-            return Err(ProviderError::Unavailable("no amount to price".into()));
-        }
-        let (first, second) = futures_util::future::join(
-            self.estimate(pair, Direction::From, amount, false),
-            self.estimate(pair, Direction::From, amount * Decimal::TWO, false),
+        self.estimate(
+            (currency, usdt, RateType::Float),
+            Direction::From,
+            amount,
+            false,
         )
-        .await;
-        let (usd, _) = two_point_market(
-            (amount, first?.to_amount()?),
-            (amount * Decimal::TWO, second?.to_amount()?),
-        );
-        if usd <= Decimal::ZERO {
-            return Err(ProviderError::Unavailable("no dollar price".into()));
-        }
-        Ok(usd)
+        .await?
+        .to_amount()
+    }
+
+    async fn usd_of(&self, currency: &Currency) -> Decimal {
+        self.usd
+            .price(
+                currency,
+                usd_from_quotes(currency, |amount| self.usdt_for(currency, amount)),
+            )
+            .await
     }
 
     /// Derives the pair's market from its range and two estimates: ChangeNOW pays
@@ -443,14 +406,7 @@ impl LiquidityProvider for ChangeNow {
     }
 
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {
-        if DOLLARS.contains(&currency.coin.as_str()) {
-            return Some(Decimal::ONE);
-        }
-        self.usd
-            .read()
-            .expect("usd lock")
-            .get(&currency.code)
-            .map(|(_, usd)| *usd)
+        self.usd.last(currency)
     }
 
     async fn market(

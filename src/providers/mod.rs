@@ -6,6 +6,7 @@ pub mod changenow;
 pub mod fixedfloat;
 pub mod routed;
 pub mod sandbox;
+pub mod sideshift;
 mod wire;
 
 use std::sync::Arc;
@@ -93,6 +94,8 @@ pub struct OrderRequest<'a> {
     /// Where the customer wants a refund, if they gave it with the order.
     pub refund_address: Option<&'a str>,
     pub refund_tag: Option<&'a str>,
+    /// The customer's address, for an upstream that wants to know whom it serves (SideShift).
+    pub customer_ip: Option<std::net::IpAddr>,
 }
 
 /// Where the customer pays, and, when a provider fills the order itself, how to follow it there.

@@ -471,6 +471,7 @@ mod tests {
             partner_markup: false,
             refund_address: None,
             refund_tag: None,
+            customer_ip: None,
         }
     }
 

@@ -93,6 +93,97 @@ pub fn retry_after(headers: &reqwest::header::HeaderMap) -> u64 {
         .map_or(60, |s| s.clamp(1, 3600))
 }
 
+/// How long a currency's dollar price, from an upstream's own quotes, is reused.
+const USD_TTL: Duration = Duration::from_secs(600);
+/// What a dollar price is asked for: enough that the stablecoin's network fee hardly counts
+/// (two quotes take it out anyway).
+pub const USD_PROBE: Decimal = Decimal::from_parts(1_000, 0, 0, false, 0);
+/// Coins worth a dollar.
+const DOLLARS: [&str; 5] = ["USDT", "USDC", "DAI", "FDUSD", "PYUSD"];
+
+/// Dollar prices an upstream gave (its quotes into USDT): what orders are worth in the books
+/// (volumes, commissions), not the catalogue's sample figures.
+#[derive(Default)]
+pub struct UsdCache {
+    prices: RwLock<HashMap<String, (Instant, Decimal)>>,
+}
+
+impl UsdCache {
+    /// One unit of `currency` in dollars: `derive`'s, reused for a while; the last one known,
+    /// or the catalogue's reference, while the upstream cannot say.
+    pub async fn price(
+        &self,
+        currency: &Currency,
+        derive: impl Future<Output = Result<Decimal, ProviderError>>,
+    ) -> Decimal {
+        if DOLLARS.contains(&currency.coin.as_str()) {
+            return Decimal::ONE;
+        }
+        let known = self.known(currency);
+        if let Some((at, usd)) = known
+            && at.elapsed() < USD_TTL
+        {
+            return usd;
+        }
+        match derive.await {
+            Ok(usd) if usd > Decimal::ZERO => {
+                self.prices
+                    .write()
+                    .expect("usd lock")
+                    .insert(currency.code.clone(), (Instant::now(), usd));
+                usd
+            }
+            outcome => {
+                let why = outcome.map_or_else(|e| e.to_string(), |_| "no price".to_owned());
+                tracing::warn!(currency = %currency.code, error = %why, "no dollar price from the upstream");
+                known.map_or(currency.usd, |(_, usd)| usd)
+            }
+        }
+    }
+
+    fn known(&self, currency: &Currency) -> Option<(Instant, Decimal)> {
+        self.prices
+            .read()
+            .expect("usd lock")
+            .get(&currency.code)
+            .copied()
+    }
+
+    /// The last dollar price known, for what asks without waiting.
+    pub fn last(&self, currency: &Currency) -> Option<Decimal> {
+        if DOLLARS.contains(&currency.coin.as_str()) {
+            return Some(Decimal::ONE);
+        }
+        self.known(currency).map(|(_, usd)| usd)
+    }
+}
+
+/// The dollar price of one unit from two quotes of `amount` and twice it into USDT (which
+/// takes the network fee out); `quote` answers what `amount` of `currency` brings in USDT.
+pub async fn usd_from_quotes<F, Fut>(
+    currency: &Currency,
+    quote: F,
+) -> Result<Decimal, ProviderError>
+where
+    F: Fn(Decimal) -> Fut,
+    Fut: Future<Output = Result<Decimal, ProviderError>>,
+{
+    let amount = crate::domain::money::round_down(
+        USD_PROBE / currency.usd.max(Decimal::new(1, 8)),
+        currency.precision,
+    );
+    if amount <= Decimal::ZERO {
+        return Err(ProviderError::Unavailable("no amount to price".into()));
+    }
+    let (first, second) =
+        futures_util::future::join(quote(amount), quote(amount * Decimal::TWO)).await;
+    let (usd, _) = two_point_market((amount, first?), (amount * Decimal::TWO, second?));
+    if usd <= Decimal::ZERO {
+        return Err(ProviderError::Unavailable("no dollar price".into()));
+    }
+    Ok(usd)
+}
+
 /// A whole number sent as a number or a string (or null).
 pub fn optional_integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     match Value::deserialize(d)? {

@@ -25,6 +25,7 @@ mod partners;
 mod platform;
 mod rates;
 mod replicas;
+mod sideshift;
 mod smtp_sink;
 mod status;
 mod store;

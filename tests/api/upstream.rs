@@ -254,11 +254,14 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
     // A fixed quote comes from the upstream's fixed market: the order holds what was quoted
     // (up to the product of the two fees, which the upstream adds instead). The sandbox market
     // moves every second, so a step between the quote and the order is tried again.
+    // (Each try is for another amount: the upstream's partner API answers the same request
+    // again with the same order.)
     let mut tries = 0;
     let created = loop {
         tries += 1;
-        let quoted = dec(&quote_of(&downstream, "0.1", "fixed").await["data"]["to"]["amount"]);
-        let created = create_order(&downstream, "0.1", "from", "fixed").await;
+        let amount = format!("0.1{tries}");
+        let quoted = dec(&quote_of(&downstream, &amount, "fixed").await["data"]["to"]["amount"]);
+        let created = create_order(&downstream, &amount, "from", "fixed").await;
         let ordered = dec(&created["to"]["amount"]);
         if (ordered - quoted).abs() / quoted < 0.0005 {
             break created;

@@ -72,6 +72,8 @@ pub struct NewOrder<'a> {
     pub partner_fee_percent: Option<Decimal>,
     /// Who asks, as budgets count callers: the API key, or the client's address.
     pub caller: &'a str,
+    /// The address the request came from (an upstream may want the end customer's).
+    pub customer_ip: Option<std::net::IpAddr>,
     /// What the customer was shown they would receive (fixed rate): if the quote now gives
     /// less, no order is made and they are told the new amount; as much or more goes through.
     pub expected_to_amount: Option<Decimal>,
@@ -364,6 +366,7 @@ impl Orders {
                         .is_some_and(|markup| markup > Decimal::ZERO),
                     refund_address: refund_address.as_deref(),
                     refund_tag: refund_tag.as_deref(),
+                    customer_ip: request.customer_ip,
                 })
                 .await
                 .map_err(|e| match e {
@@ -634,6 +637,7 @@ mod tests {
             partner_fee_percent: None,
             expected_to_amount: None,
             caller: "203.0.113.7",
+            customer_ip: None,
         }
     }
 
