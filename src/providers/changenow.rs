@@ -6,7 +6,6 @@
 //! ChangeNOW pays, the market priced here is ChangeNOW's estimate with Ferry's fee put back on.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -17,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::wire::{
-    MarketCache, UsdCache, decimal, optional_decimal, retry_after, two_point_market,
+    Listing, MarketCache, UsdCache, decimal, optional_decimal, retry_after, two_point_market,
     usd_from_quotes,
 };
 use super::{
@@ -73,17 +72,13 @@ pub struct ChangeNowConfig {
     pub fees: FeeSchedule,
 }
 
-/// What ChangeNOW says of a currency: `(buy, sell)` from its side (it buys what the customer
-/// sends and sells what the customer gets).
-type Listed = (bool, bool);
-
 pub struct ChangeNow {
     config: ChangeNowConfig,
     client: reqwest::Client,
     /// `x-changenow-api-key`, marked sensitive so that no debug output shows it.
     key: reqwest::header::HeaderValue,
     /// By ChangeNOW's `(ticker, network)`.
-    currencies: RwLock<HashMap<(String, String), Listed>>,
+    currencies: Listing<(String, String)>,
     markets: MarketCache,
     /// Dollar prices from ChangeNOW's estimates into USDT.
     usd: UsdCache,
@@ -127,7 +122,7 @@ impl ChangeNow {
                 .shared(config.shared_limits.as_ref(), config.name),
             config,
             client,
-            currencies: RwLock::default(),
+            currencies: Listing::default(),
             markets: MarketCache::default(),
             usd: UsdCache::default(),
         })
@@ -379,30 +374,16 @@ impl LiquidityProvider for ChangeNow {
                         c.ticker.to_ascii_lowercase(),
                         c.network.to_ascii_lowercase(),
                     ),
+                    // It buys what the customer sends and sells what the customer gets.
                     (c.buy == Some(true), c.sell == Some(true)),
                 )
             })
             .collect();
-        let count = map.len();
-        *self.currencies.write().expect("currencies lock") = map;
-        Ok(count)
+        Ok(self.currencies.replace(map))
     }
 
     fn availability(&self, currency: &Currency) -> Availability {
-        let currencies = self.currencies.read().expect("currencies lock");
-        let listed = changenow_ids(currency).and_then(|ids| currencies.get(&ids).copied());
-        match listed {
-            // ChangeNOW buys what the customer sends and sells what the customer gets.
-            Some((buy, sell)) => Availability {
-                deposit_maintenance: !buy,
-                payout_maintenance: !sell,
-            },
-            None if currencies.is_empty() => Availability::default(),
-            None => Availability {
-                deposit_maintenance: true,
-                payout_maintenance: true,
-            },
-        }
+        self.currencies.availability(changenow_ids(currency))
     }
 
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {

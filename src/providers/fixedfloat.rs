@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::wire::{
-    MarketCache, decimal, optional_decimal, optional_integer, per_unit, retry_after,
+    Listing, MarketCache, decimal, optional_decimal, optional_integer, per_unit, retry_after,
     two_point_market,
 };
 use super::{
@@ -58,7 +58,7 @@ pub struct FixedFloat {
     config: FixedFloatConfig,
     client: reqwest::Client,
     /// `(recv, send)` per currency code, from the upstream's point of view.
-    currencies: RwLock<HashMap<String, (bool, bool)>>,
+    currencies: Listing<String>,
     /// The latest USD price of one unit per currency code, from its price answers.
     usd: RwLock<HashMap<String, Decimal>>,
     markets: MarketCache,
@@ -77,7 +77,7 @@ impl FixedFloat {
                 .shared(config.shared_limits.as_ref(), config.name),
             config,
             client,
-            currencies: RwLock::default(),
+            currencies: Listing::default(),
             usd: RwLock::default(),
             markets: MarketCache::default(),
         })
@@ -232,25 +232,11 @@ impl LiquidityProvider for FixedFloat {
             .into_iter()
             .map(|c| (c.code, (c.recv != 0, c.send != 0)))
             .collect();
-        let count = map.len();
-        *self.currencies.write().expect("currencies lock") = map;
-        Ok(count)
+        Ok(self.currencies.replace(map))
     }
 
     fn availability(&self, currency: &Currency) -> Availability {
-        let currencies = self.currencies.read().expect("currencies lock");
-        match currencies.get(&currency.code) {
-            // The upstream speaks from its side: it receives what the customer sends.
-            Some(&(recv, send)) => Availability {
-                deposit_maintenance: !recv,
-                payout_maintenance: !send,
-            },
-            None if currencies.is_empty() => Availability::default(),
-            None => Availability {
-                deposit_maintenance: true,
-                payout_maintenance: true,
-            },
-        }
+        self.currencies.availability(Some(currency.code.clone()))
     }
 
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {

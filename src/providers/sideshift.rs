@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::RwLock;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -19,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::wire::{
-    MarketCache, UsdCache, decimal, optional_decimal, retry_after, two_point_market,
+    Listing, MarketCache, UsdCache, decimal, optional_decimal, retry_after, two_point_market,
     usd_from_quotes,
 };
 use super::{
@@ -63,7 +62,7 @@ pub struct SideShift {
     client: reqwest::Client,
     secret: reqwest::header::HeaderValue,
     /// `(deposit open, settle open)` by SideShift's `(COIN, network)`.
-    coins: RwLock<HashMap<(String, String), (bool, bool)>>,
+    coins: Listing<(String, String)>,
     markets: MarketCache,
     usd: UsdCache,
     budget: Budget<()>,
@@ -120,7 +119,7 @@ impl SideShift {
                 .shared(config.shared_limits.as_ref(), config.name),
             config,
             client,
-            coins: RwLock::default(),
+            coins: Listing::default(),
             markets: MarketCache::default(),
             usd: UsdCache::default(),
         })
@@ -389,24 +388,11 @@ impl LiquidityProvider for SideShift {
                 );
             }
         }
-        let count = map.len();
-        *self.coins.write().expect("coins lock") = map;
-        Ok(count)
+        Ok(self.coins.replace(map))
     }
 
     fn availability(&self, currency: &Currency) -> Availability {
-        let coins = self.coins.read().expect("coins lock");
-        match sideshift_ids(currency).and_then(|ids| coins.get(&ids).copied()) {
-            Some((deposit, settle)) => Availability {
-                deposit_maintenance: !deposit,
-                payout_maintenance: !settle,
-            },
-            None if coins.is_empty() => Availability::default(),
-            None => Availability {
-                deposit_maintenance: true,
-                payout_maintenance: true,
-            },
-        }
+        self.coins.availability(sideshift_ids(currency))
     }
 
     fn reference_usd(&self, currency: &Currency) -> Option<Decimal> {

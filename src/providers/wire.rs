@@ -10,7 +10,7 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{PairMarket, ProviderError};
+use super::{Availability, PairMarket, ProviderError};
 use crate::domain::currency::Currency;
 use crate::domain::fees::RateType;
 
@@ -91,6 +91,46 @@ pub fn retry_after(headers: &reqwest::header::HeaderMap) -> u64 {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .map_or(60, |s| s.clamp(1, 3600))
+}
+
+/// What an upstream's list says it trades: per currency (by the upstream's own key), whether it
+/// takes deposits of it and pays it out.
+pub struct Listing<K> {
+    listed: RwLock<HashMap<K, (bool, bool)>>,
+}
+
+impl<K> Default for Listing<K> {
+    fn default() -> Self {
+        Listing {
+            listed: RwLock::default(),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq> Listing<K> {
+    /// The list as the upstream gives it now; how many it lists.
+    pub fn replace(&self, listed: HashMap<K, (bool, bool)>) -> usize {
+        let count = listed.len();
+        *self.listed.write().expect("listing lock") = listed;
+        count
+    }
+
+    /// A currency's state there: in maintenance on the sides it does not take, and on both when
+    /// it is not listed (or has no name there); before the first list, open.
+    pub fn availability(&self, key: Option<K>) -> Availability {
+        let listed = self.listed.read().expect("listing lock");
+        match key.and_then(|key| listed.get(&key).copied()) {
+            Some((deposits, payouts)) => Availability {
+                deposit_maintenance: !deposits,
+                payout_maintenance: !payouts,
+            },
+            None if listed.is_empty() => Availability::default(),
+            None => Availability {
+                deposit_maintenance: true,
+                payout_maintenance: true,
+            },
+        }
+    }
 }
 
 /// How long a currency's dollar price, from an upstream's own quotes, is reused.
