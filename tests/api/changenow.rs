@@ -21,7 +21,9 @@ use serde_json::{Value, json};
 use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
 use crate::on_both_backends;
 use crate::partners::{ADMIN, ETH_ADDRESS};
-use crate::upstream::{count_orders, create_order, dec, quote_of, wait_for};
+use crate::upstream::{
+    choose_on, count_orders, create_order, dec, id_and_token, quote_of, wait_for,
+};
 
 const KEY: &str = "cn-partner-key";
 const BTC_REFUND: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
@@ -554,10 +556,7 @@ async fn a_float_order_at_changenow_is_quoted_at_its_estimate_and_followed_to_co
     }
 
     let created = create_order(&ferry, "0.1", "from", "float").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let reference = upstream_id(&ferry, id).await;
     let sent = fake.lock().unwrap().created[0].clone();
     assert_eq!(
@@ -625,10 +624,7 @@ async fn a_short_deposit_at_changenow_asks_the_customer_and_the_refund_goes_to_t
         return;
     };
     let created = create_order(&ferry, "0.1", "from", "fixed").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let reference = upstream_id(&ferry, id).await;
     // Half of a fixed order's amount arrives: ChangeNOW can refund it or go on with it.
     set(
@@ -639,18 +635,7 @@ async fn a_short_deposit_at_changenow_asks_the_customer_and_the_refund_goes_to_t
     let emergency = wait_for(&ferry, id, token, "EMERGENCY").await;
     assert_eq!(emergency["emergency"]["reason"], "LESS", "{emergency}");
 
-    let chose = ferry
-        .post_json(
-            "/api/order-emergency",
-            &json!({ "id": id, "token": token, "choice": "REFUND", "address": BTC_REFUND }),
-        )
-        .await;
-    assert_eq!(
-        chose.status(),
-        StatusCode::OK,
-        "{}",
-        chose.text().await.unwrap()
-    );
+    choose_on(&ferry, (id, token), "REFUND", Some(BTC_REFUND)).await;
     let refund_call = format!(
         "POST refund {}",
         json!({ "address": BTC_REFUND, "id": reference })
@@ -776,10 +761,7 @@ async fn a_fixed_order_at_changenow_is_made_with_the_rate_it_froze_for_that_amou
 
     // More than ordered arrives at the first order: the customer goes on with the exchange,
     // and ChangeNOW is told to continue.
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let reference = upstream_id(&ferry, id).await;
     set(
         &fake,
@@ -788,18 +770,7 @@ async fn a_fixed_order_at_changenow_is_made_with_the_rate_it_froze_for_that_amou
     );
     let emergency = wait_for(&ferry, id, token, "EMERGENCY").await;
     assert_eq!(emergency["emergency"]["reason"], "MORE", "{emergency}");
-    let chose = ferry
-        .post_json(
-            "/api/order-emergency",
-            &json!({ "id": id, "token": token, "choice": "EXCHANGE" }),
-        )
-        .await;
-    assert_eq!(
-        chose.status(),
-        StatusCode::OK,
-        "{}",
-        chose.text().await.unwrap()
-    );
+    choose_on(&ferry, (id, token), "EXCHANGE", None).await;
     let continued = format!("POST continue {}", json!({ "id": reference }));
     assert!(
         fake.lock().unwrap().calls.contains(&continued),
@@ -905,6 +876,8 @@ async fn with_three_upstreams_orders_go_to_the_one_paying_most_and_are_followed_
         },
     ];
     let ferry = spawn_app_with(Db::Sqlite, |c| {
+        // The test asks for quotes until the new prices show.
+        c.quote_rate_per_minute = 100_000;
         c.providers = upstreams.iter().map(|u| u.name.clone()).collect();
         c.upstreams = upstreams;
         c.provider_poll_seconds = 1;
@@ -923,32 +896,27 @@ async fn with_three_upstreams_orders_go_to_the_one_paying_most_and_are_followed_
         "ours {ours}, cheap {cheap_quote}"
     );
     let created = create_order(&ferry, "0.1", "from", "float").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let first = ferry.store.find_order(id).await.unwrap().unwrap();
     assert_eq!(first.provider, "cheap");
     // The customer never sees which upstream fills the order.
     let shown = crate::upstream::details(&ferry, id, token).await;
     assert!(!shown.to_string().contains("cheap"), "{shown}");
 
-    tokio::time::sleep(std::time::Duration::from_millis(10_500)).await; // past the price cache
-    // ChangeNOW answers again and pays 5 % more than the cheaper Ferry: quotes and orders go
-    // there, and the order is followed to its end.
+    // ChangeNOW answers again and pays 5 % more than the cheaper Ferry: once the prices kept
+    // for a few seconds (also by the rate files, in the background) have passed, quotes and
+    // orders go there, and the order is followed to its end.
     let paying = cheap_quote / 0.1 * 1.05;
     fake.lock().unwrap().rate_override = Some(paying);
-    let ours = dec(&quote(&ferry, "0.1").await["data"]["to"]["amount"]);
-    assert!(
-        (ours - 0.1 * paying).abs() < 1e-6,
-        "ours {ours}, ChangeNOW {}",
-        0.1 * paying
-    );
+    let ferry_ref = &ferry;
+    crate::partners::eventually("ChangeNOW's price quoted", || async move {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let ours = dec(&quote(ferry_ref, "0.1").await["data"]["to"]["amount"]);
+        (ours - 0.1 * paying).abs() < 1e-6
+    })
+    .await;
     let created = create_order(&ferry, "0.1", "from", "float").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let order = ferry.store.find_order(id).await.unwrap().unwrap();
     assert_eq!(
         order.provider, "changenow",

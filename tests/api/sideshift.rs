@@ -21,7 +21,9 @@ use serde_json::{Value, json};
 use crate::helpers::{Db, TestApp, json_of, spawn_app_with};
 use crate::on_both_backends;
 use crate::partners::{ADMIN, ETH_ADDRESS};
-use crate::upstream::{count_orders, create_order, dec, quote_of, wait_for};
+use crate::upstream::{
+    choose_on, count_orders, create_order, dec, id_and_token, quote_of, wait_for,
+};
 
 const ACCOUNT: &str = "ferryaffiliate1";
 const SECRET: &str = "ss-private-key";
@@ -384,10 +386,7 @@ async fn a_variable_shift_is_quoted_at_sideshifts_rate_and_followed_to_completio
     );
 
     let created = create_order(&ferry, "0.1", "from", "float").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let shift_id = reference(&ferry, id).await;
     let sent = fake.lock().unwrap().bodies.last().cloned().unwrap();
     assert_eq!(
@@ -437,10 +436,7 @@ async fn a_fixed_shift_takes_a_quote_for_the_amount_and_a_refund_goes_to_the_cus
     let (url, fake) = fake_sideshift().await;
     let ferry = ferry_at(&url, Db::Sqlite).await.expect("sqlite");
     let created = create_order(&ferry, "0.1", "from", "fixed").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let bodies = fake.lock().unwrap().bodies.clone();
     assert_eq!(bodies.len(), 2, "a quote, then the shift: {bodies:?}");
     assert_eq!(
@@ -465,18 +461,7 @@ async fn a_fixed_shift_takes_a_quote_for_the_amount_and_a_refund_goes_to_the_cus
     );
     let emergency = wait_for(&ferry, id, token, "EMERGENCY").await;
     assert_eq!(emergency["emergency"]["reason"], "EXPIRED", "{emergency}");
-    let chose = ferry
-        .post_json(
-            "/api/order-emergency",
-            &json!({ "id": id, "token": token, "choice": "REFUND", "address": BTC_REFUND }),
-        )
-        .await;
-    assert_eq!(
-        chose.status(),
-        StatusCode::OK,
-        "{}",
-        chose.text().await.unwrap()
-    );
+    choose_on(&ferry, (id, token), "REFUND", Some(BTC_REFUND)).await;
     let call = format!(
         "POST shifts/{shift_id}/set-refund-address {}",
         json!({ "address": BTC_REFUND })

@@ -99,6 +99,30 @@ pub(crate) async fn create_order(
     created["data"].clone()
 }
 
+/// The `id` and `token` of a created order's answer.
+pub(crate) fn id_and_token(created: &Value) -> (&str, &str) {
+    (
+        created["id"].as_str().expect("an order id"),
+        created["token"].as_str().expect("an order token"),
+    )
+}
+
+/// The customer's emergency `choice` on the order (with a refund `address`), which is taken.
+pub(crate) async fn choose_on(
+    app: &TestApp,
+    (id, token): (&str, &str),
+    choice: &str,
+    address: Option<&str>,
+) {
+    let mut body = json!({ "id": id, "token": token, "choice": choice });
+    if let Some(address) = address {
+        body["address"] = json!(address);
+    }
+    let chose = app.post_json("/api/order-emergency", &body).await;
+    let status = chose.status();
+    assert_eq!(status, StatusCode::OK, "{}", chose.text().await.unwrap());
+}
+
 pub(crate) fn dec(value: &Value) -> f64 {
     value
         .as_str()
@@ -161,10 +185,7 @@ async fn quotes_come_from_the_upstream_and_an_order_filled_there_is_followed_to_
     );
 
     let created = create_order(&downstream, "0.1", "from", "float").await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let (ours, theirs) = both_sides(&downstream, &upstream, id).await;
     let upstream_id = theirs.id.clone();
     assert_eq!(
@@ -268,10 +289,7 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         }
         assert!(tries < 5, "quoted {quoted}, ordered {ordered}");
     };
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(&created);
     let upstream_id = downstream
         .store
         .find_order(id)
@@ -753,10 +771,7 @@ async fn a_lightning_payout_is_carried_to_the_upstream_with_its_invoice() {
     assert_eq!(theirs.to_amount.to_string(), "0.0004");
     assert_eq!(theirs.payment_hash, ours.payment_hash);
     upstream.deposit(&upstream_id, None).await;
-    let (id, token) = (
-        created["id"].as_str().unwrap(),
-        created["token"].as_str().unwrap(),
-    );
+    let (id, token) = id_and_token(created);
     let done = wait_for(&downstream, id, token, "COMPLETED").await;
     assert_eq!(done["to"]["amount"], "0.0004");
 }
