@@ -115,7 +115,7 @@ pub struct Config {
     pub admin_token: Option<SecretString>,
     /// `FERRY_LOG_FORMAT`: auto | human | json.
     pub log_format: LogFormat,
-    /// `FERRY_LOG`: a tracing filter such as `info` or `ferry=debug,tower_http=info`.
+    /// `FERRY_LOG`: a tracing filter such as `info` or `ferry=debug,sqlx=warn`.
     pub log: String,
     /// `FERRY_PUBLIC_URL`: the base of every absolute link (mails, SEO tags).
     pub public_url: String,

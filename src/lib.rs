@@ -48,6 +48,8 @@ use crate::store::DynStore;
 pub struct App {
     listener: TcpListener,
     router: axum::Router,
+    /// Where the site is reached from outside (whether it is HTTPS decides HSTS).
+    public_url: String,
     connections: http::serve::ConnectionLimits,
     /// Tells long answers (event streams) that the server is stopping.
     stopping: tokio::sync::watch::Sender<bool>,
@@ -487,6 +489,7 @@ pub async fn build(config: Config) -> anyhow::Result<App> {
         connections,
         stopping,
         orders: state.orders.clone(),
+        public_url: state.config.public_url.clone(),
         router: http::router(state),
         store,
         shutdown_grace,
@@ -517,7 +520,8 @@ impl App {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
-        let server = http::serve::serve(self.listener, self.router, self.connections, async move {
+        let site = http::site(self.router, &self.public_url);
+        let server = http::serve::serve(self.listener, site, self.connections, async move {
             let _ = stop_rx.wait_for(|stop| *stop).await;
         });
         let mut server = tokio::spawn(server);

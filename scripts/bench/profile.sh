@@ -39,8 +39,8 @@ sleep 2
 perf record -F 499 --call-graph dwarf,16384 -p "$SERVER" -o "$DATA/perf.data" -- sleep 6 2>/dev/null
 wait $LOAD
 grep 'Requests/sec' "$DATA/wrk.txt"
-perf script -i "$DATA/perf.data" 2>/dev/null |
-  "$TOOLS/bin/inferno-collapse-perf" |
-  "$TOOLS/bin/inferno-flamegraph" --minwidth 2 --title "Ferry: warm POST /api/exchange-rate, wrk -c64 on the same 2 cores" \
-    >docs/flamegraph-quote.svg
+# The folded stacks stay beside the build, for reading the profile as text.
+perf script -i "$DATA/perf.data" 2>/dev/null | "$TOOLS/bin/inferno-collapse-perf" >target/profile-quote.folded
+"$TOOLS/bin/inferno-flamegraph" --minwidth 2 --title "Ferry: warm POST /api/exchange-rate, wrk -c64 on the same 2 cores" \
+  <target/profile-quote.folded >docs/flamegraph-quote.svg
 echo "wrote docs/flamegraph-quote.svg"

@@ -2,12 +2,9 @@
 
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
-use std::time::Instant;
+use std::time::Duration;
 
-use axum::extract::{MatchedPath, Request};
 use axum::http::Method;
-use axum::middleware::Next;
-use axum::response::Response;
 use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
@@ -32,33 +29,11 @@ pub fn recorder() -> PrometheusHandle {
         .clone()
 }
 
-pub async fn track(request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = request.method().clone();
-    let route = match request.extensions().get::<MatchedPath>() {
-        Some(path) => Route::Matched(path.clone()),
-        None if request.uri().path().starts_with("/api/") => Route::Other("/api/{unmatched}"),
-        None => Route::Other("/{app}"),
-    };
-    let response = next.run(request).await;
-    let (requests, duration) = handles(&method, route.as_str(), response.status().as_u16());
+/// Counts one answered request and its time, under its method, route pattern and status.
+pub fn record(method: &Method, route: &str, status: u16, took: Duration) {
+    let (requests, duration) = handles(method, route, status);
     requests.increment(1);
-    duration.record(started.elapsed().as_secs_f64());
-    response
-}
-
-enum Route {
-    Matched(MatchedPath),
-    Other(&'static str),
-}
-
-impl Route {
-    fn as_str(&self) -> &str {
-        match self {
-            Route::Matched(path) => path.as_str(),
-            Route::Other(name) => name,
-        }
-    }
+    duration.record(took.as_secs_f64());
 }
 
 /// Per route, the request counter and latency histogram of each method and status seen.

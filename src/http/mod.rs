@@ -6,6 +6,7 @@ mod affiliate;
 pub mod auth;
 mod contact;
 mod content;
+pub mod edge;
 pub mod error;
 pub mod exchange;
 mod extract;
@@ -25,16 +26,10 @@ pub mod spa;
 mod status;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderName, Request, StatusCode};
-use axum::response::{IntoResponse, Response};
-use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
+use axum::response::Response;
 
 use crate::config::Config;
 use crate::domain::currency::Catalogue;
@@ -90,8 +85,8 @@ pub struct AppContext {
 /// Largest request body the site API reads.
 const BODY_LIMIT_BYTES: usize = 64 * 1024;
 
+/// The routes, each tagged with its pattern for the metrics; `site` puts the edge around them.
 pub fn router(state: AppState) -> Router {
-    let request_id = HeaderName::from_static("x-request-id");
     let api = Router::new()
         .merge(site_config::router())
         .merge(affiliate::router())
@@ -110,40 +105,36 @@ pub fn router(state: AppState) -> Router {
         .route("/", axum::routing::get(spa::serve))
         .fallback(error::api_not_found);
 
-    let public_url = state.config.public_url.clone();
-    let mut router = Router::new()
+    Router::new()
         .nest("/api", api)
         .merge(health::router())
         .merge(content::feed_router())
         .merge(seo::router())
         .merge(rates::router())
         .fallback(spa::serve)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
-        .layer(axum::middleware::from_fn(metrics::track))
-        .layer(CatchPanicLayer::custom(|_| internal_error_response()))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::SERVICE_UNAVAILABLE,
-            Duration::from_secs(30),
-        ))
-        .layer(PropagateRequestIdLayer::new(request_id.clone()))
-        .layer(
-            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-                let id = request
-                    .headers()
-                    .get("x-request-id")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("-");
-                tracing::info_span!("request", method = %request.method(), uri = %request.uri().path(), request_id = %id)
-            }),
-        )
-        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
-        .with_state(state);
-    for layer in security::layers(&public_url) {
-        router = router.layer(layer);
-    }
-    router
+        .route_layer(edge::TagRoute)
+        .with_state(state)
 }
 
-fn internal_error_response() -> Response {
-    error::ApiError::Internal(anyhow::anyhow!("a handler panicked")).into_response()
+/// The whole site as it is served: the edge (request ids, log spans, the time limit, panics,
+/// metrics, security headers) around the router, applied once per request, and the largest
+/// body a request may send.
+pub fn site(
+    router: Router,
+    public_url: &str,
+) -> edge::Edge<
+    impl tower::Service<
+        axum::extract::Request,
+        Response = Response,
+        Error = std::convert::Infallible,
+        Future: Send,
+    > + Clone
+    + Send
+    + 'static,
+> {
+    use tower::Layer;
+    edge::Edge::new(
+        DefaultBodyLimit::max(BODY_LIMIT_BYTES).layer(router),
+        security::headers(public_url),
+    )
 }

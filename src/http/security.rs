@@ -1,7 +1,6 @@
-//! Security headers on every response.
+//! Security headers on every response (set by the edge where a handler has not).
 
 use axum::http::{HeaderName, HeaderValue};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The app's scripts and styles all come from its own origin; React sets `style` attributes,
 /// which is why inline styles (never inline scripts) are allowed.
@@ -10,9 +9,9 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
     connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; \
     form-action 'self'; frame-ancestors 'none'";
 
-/// The layers that set the headers; HSTS only when the public URL is HTTPS (sending it over
+/// The headers; HSTS only when the public URL is HTTPS (sending it over
 /// plain HTTP is meaningless, and on a development box it would pin localhost to TLS).
-pub fn layers(public_url: &str) -> Vec<SetResponseHeaderLayer<HeaderValue>> {
+pub fn headers(public_url: &str) -> Vec<(HeaderName, HeaderValue)> {
     let mut headers = vec![
         ("content-security-policy", CONTENT_SECURITY_POLICY),
         ("x-content-type-options", "nosniff"),
@@ -33,7 +32,7 @@ pub fn layers(public_url: &str) -> Vec<SetResponseHeaderLayer<HeaderValue>> {
     headers
         .into_iter()
         .map(|(name, value)| {
-            SetResponseHeaderLayer::if_not_present(
+            (
                 HeaderName::from_static(name),
                 HeaderValue::from_static(value),
             )

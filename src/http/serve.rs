@@ -6,11 +6,11 @@
 //! axum's own `serve` has no such knobs, so this is its accept loop with them, on the same
 //! hyper connection builder, with the same graceful shutdown.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
@@ -62,12 +62,21 @@ pub fn raise_file_limit(wanted_connections: u32) -> u32 {
 
 /// Serves `router` on `listener` until `shutdown` resolves, then stops accepting and waits for
 /// the open connections to finish their requests.
-pub async fn serve(
+pub async fn serve<S>(
     listener: TcpListener,
-    router: Router,
+    site: S,
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) {
+) where
+    S: tower::Service<
+            axum::extract::Request,
+            Response = axum::response::Response,
+            Error = Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
     let per_client = Arc::new(Gauge::new(limits.per_client, limits.total));
     let proxies = Arc::new(Gauge::new(limits.total, limits.total));
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -105,8 +114,7 @@ pub async fn serve(
         }
         let _ = stream.set_nodelay(true);
         let service =
-            router
-                .clone()
+            site.clone()
                 .map_request(move |mut request: axum::http::Request<Incoming>| {
                     request.extensions_mut().insert(ConnectInfo(peer));
                     request.map(Body::new)

@@ -88,6 +88,7 @@ async fn metrics_count_requests_by_route_and_status_with_latency_histograms() {
         .unwrap();
     app.get("/api/config").await;
     app.get("/api/definitely-missing").await;
+    app.get("/api/order-details/no-such-order").await;
     let response = app
         .client
         .get(app.url("/metrics"))
@@ -99,6 +100,12 @@ async fn metrics_count_requests_by_route_and_status_with_latency_histograms() {
     let text = response.text().await.unwrap();
     assert!(text.contains("http_requests_total"), "{text}");
     assert!(text.contains(r#"route="/api/config""#), "{text}");
+    // A route with a parameter is counted under its pattern, not each id.
+    assert!(
+        text.contains(r#"route="/api/order-details/{id}""#),
+        "{text}"
+    );
+    assert!(!text.contains("no-such-order"), "{text}");
     assert!(text.contains(r#"status="404""#), "{text}");
     assert!(
         text.contains("http_request_duration_seconds_bucket"),
