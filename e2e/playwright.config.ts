@@ -116,7 +116,7 @@ export default defineConfig({
         FERRY_ADMIN_TOKEN: ADMIN_TOKEN,
         FERRY_LOG_FORMAT: 'json',
         // Every request is logged, so the teardown's search for secrets has something to read.
-        FERRY_LOG: 'info,tower_http=debug',
+        FERRY_LOG: 'info,ferry::http::edge=debug',
         // Orders step through the sandbox quickly so a test can watch one complete.
         FERRY_SANDBOX_STEP_SECONDS: '1',
         FERRY_WORKER_INTERVAL_MS: '200',

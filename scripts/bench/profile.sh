@@ -16,7 +16,7 @@ cargo build --profile profiling --locked --quiet
 
 DATA=$(mktemp -d)
 PORT=$((20000 + RANDOM % 20000))
-FERRY_LISTEN="127.0.0.1:$PORT" FERRY_DATA_DIR="$DATA" FERRY_LOG_FORMAT=json \
+FERRY_LISTEN="127.0.0.1:$PORT" FERRY_DATA_DIR="$DATA" FERRY_LOG=warn FERRY_LOG_FORMAT=json \
   FERRY_QUOTE_RATE_PER_MINUTE=100000000 FERRY_CONNECTIONS_PER_CLIENT=100000 \
   ./target/profiling/ferry serve >"$DATA/ferry.log" 2>&1 &
 SERVER=$!

@@ -59,7 +59,7 @@ where
 
     fn call(&mut self, mut request: Request) -> Self::Future {
         let started = Instant::now();
-        let id = match request.headers().get(REQUEST_ID) {
+        let id = match request.headers().get(REQUEST_ID).filter(|id| usable_id(id)) {
             Some(id) => id.clone(),
             None => {
                 let id = new_request_id();
@@ -73,7 +73,7 @@ where
             "request",
             method = %request.method(),
             uri = %request.uri().path(),
-            request_id = ?id,
+            request_id = %id.to_str().unwrap_or("-"),
         );
         // The router is always ready; the clone `call` leaves behind is the next request's.
         let next = self.inner.clone();
@@ -108,7 +108,7 @@ where
             }
             let headers = response.headers_mut();
             headers.reserve(security_headers.len() + 1);
-            headers.insert(REQUEST_ID, id);
+            headers.entry(REQUEST_ID).or_insert(id);
             for (name, value) in security_headers.iter() {
                 headers.entry(name).or_insert_with(|| value.clone());
             }
@@ -120,6 +120,16 @@ where
             Box::pin(answered.instrument(span))
         }
     }
+}
+
+/// A client's own request id is kept (to follow a call across systems) when it is short and
+/// plain; anything else is replaced, so that it cannot bloat or garble every log line.
+fn usable_id(id: &HeaderValue) -> bool {
+    id.len() <= 128
+        && id
+            .as_bytes()
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(b))
 }
 
 /// A random UUID (v4), from `uuid`'s thread-local generator: no system call per request.

@@ -13,6 +13,7 @@ use futures_util::stream;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use tracing::Instrument;
 
 use super::AppState;
 use super::admin::{AdminCall, Operator};
@@ -401,49 +402,56 @@ async fn stream_order_events(
         last: (after > 0).then(|| (order.status, order.finished_at.unwrap_or(order.updated_at))),
         _permits: permits,
     };
-    let events = stream::unfold(start, |mut s| async move {
-        loop {
-            // The server is stopping: end the stream (the page reconnects to another replica).
-            if s.finished || *s.state.stopping.borrow() {
-                return None;
-            }
-            let mut retry = None;
-            match s.state.orders.events(&s.id, s.after).await {
-                Ok(found) if !found.is_empty() => {
-                    let batch: Vec<Event> = found.iter().map(|e| s.sent(e)).collect();
-                    return Some((
-                        stream::iter(batch.into_iter().map(Ok::<Event, std::convert::Infallible>)),
-                        s,
-                    ));
+    // The stream runs after the handler has answered: its log lines keep the request's span.
+    let span = tracing::Span::current();
+    let events = stream::unfold(start, move |mut s| {
+        async move {
+            loop {
+                // The server is stopping: end the stream (the page reconnects to another replica).
+                if s.finished || *s.state.stopping.borrow() {
+                    return None;
                 }
-                Ok(_) => {}
-                Err(error) => {
-                    tracing::warn!(error = %error, "reading order events failed");
-                    retry = Some(STREAM_RETRY);
+                let mut retry = None;
+                match s.state.orders.events(&s.id, s.after).await {
+                    Ok(found) if !found.is_empty() => {
+                        let batch: Vec<Event> = found.iter().map(|e| s.sent(e)).collect();
+                        return Some((
+                            stream::iter(
+                                batch.into_iter().map(Ok::<Event, std::convert::Infallible>),
+                            ),
+                            s,
+                        ));
+                    }
+                    Ok(_) => {}
+                    Err(error) => {
+                        tracing::warn!(error = %error, "reading order events failed");
+                        retry = Some(STREAM_RETRY);
+                    }
                 }
-            }
-            let now = crate::now_unix();
-            if s.last
-                .is_some_and(|(status, at)| status.is_final(Some(at), now))
-            {
-                return None;
-            }
-            // An expired order stays open for late deposits; the stream ends when that is over.
-            let ends_in = s
-                .last
-                .and_then(|(status, at)| status.ends_by_time_at(at))
-                .map(|end| Duration::from_secs(u64::try_from(end - now).unwrap_or(0)));
-            let wait = match (retry, ends_in) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            let mut stopping = s.state.stopping.clone();
-            tokio::select! {
-                () = s.watching.changed() => {}
-                _ = stopping.changed() => {}
-                () = sleep_or_never(wait) => {}
+                let now = crate::now_unix();
+                if s.last
+                    .is_some_and(|(status, at)| status.is_final(Some(at), now))
+                {
+                    return None;
+                }
+                // An expired order stays open for late deposits; the stream ends when that is over.
+                let ends_in = s
+                    .last
+                    .and_then(|(status, at)| status.ends_by_time_at(at))
+                    .map(|end| Duration::from_secs(u64::try_from(end - now).unwrap_or(0)));
+                let wait = match (retry, ends_in) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let mut stopping = s.state.stopping.clone();
+                tokio::select! {
+                    () = s.watching.changed() => {}
+                    _ = stopping.changed() => {}
+                    () = sleep_or_never(wait) => {}
+                }
             }
         }
+        .instrument(span.clone())
     });
     use futures_util::StreamExt;
     Ok(Sse::new(events.flatten())

@@ -60,7 +60,7 @@ pub fn raise_file_limit(wanted_connections: u32) -> u32 {
     u32::try_from(fits.min(u64::from(wanted_connections))).unwrap_or(wanted_connections)
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then stops accepting and waits for
+/// Serves `site` on `listener` until `shutdown` resolves, then stops accepting and waits for
 /// the open connections to finish their requests.
 pub async fn serve<S>(
     listener: TcpListener,

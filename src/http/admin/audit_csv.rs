@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
+use tracing::Instrument;
 
 use super::queue::utc_time_text;
 use super::{AdminCall, AuditQuery, Operator};
@@ -47,27 +48,32 @@ pub(super) async fn audit_csv(
         done: false,
         state,
     };
-    let pages = stream::unfold(paging, |mut paging| async move {
-        if paging.done {
-            return None;
+    // The file streams after the handler has answered: its log lines keep the request's span.
+    let span = tracing::Span::current();
+    let pages = stream::unfold(paging, move |mut paging| {
+        async move {
+            if paging.done {
+                return None;
+            }
+            let page = match paging.first.take() {
+                Some(page) => page,
+                None => match paging.state.store.audit_entries(&paging.filter).await {
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::error!(error = %error, "the audit log's CSV stopped early");
+                        paging.done = true;
+                        return Some((Err(std::io::Error::other(error)), paging));
+                    }
+                },
+            };
+            if page.is_empty() {
+                return None;
+            }
+            paging.done = (page.len() as i64) < CSV_PAGE;
+            paging.filter.before = page.last().map(|entry| entry.id);
+            Some((Ok(page.iter().map(csv_line).collect::<String>()), paging))
         }
-        let page = match paging.first.take() {
-            Some(page) => page,
-            None => match paging.state.store.audit_entries(&paging.filter).await {
-                Ok(page) => page,
-                Err(error) => {
-                    tracing::error!(error = %error, "the audit log's CSV stopped early");
-                    paging.done = true;
-                    return Some((Err(std::io::Error::other(error)), paging));
-                }
-            },
-        };
-        if page.is_empty() {
-            return None;
-        }
-        paging.done = (page.len() as i64) < CSV_PAGE;
-        paging.filter.before = page.last().map(|entry| entry.id);
-        Some((Ok(page.iter().map(csv_line).collect::<String>()), paging))
+        .instrument(span.clone())
     });
     let body = stream::iter([Ok::<_, std::io::Error>(HEADER.to_owned())]);
     let body = Body::from_stream(futures_util::StreamExt::chain(body, pages));
