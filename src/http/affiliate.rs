@@ -13,7 +13,7 @@ use super::extract::{ApiJson, ClientAddress};
 use crate::services::affiliate::{self, Click};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/affiliate/click", post(record_affiliate_click))
+    Router::new().route("/api/affiliate/click", post(record_affiliate_click))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

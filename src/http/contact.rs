@@ -14,7 +14,7 @@ use super::extract::{ApiJson, ClientAddress};
 use crate::services::contact::{ContactError, ContactForm};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/contact", post(send_contact_message))
+    Router::new().route("/api/contact", post(send_contact_message))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

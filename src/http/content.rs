@@ -22,9 +22,9 @@ const SEARCH_LIMIT: usize = 10;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/content/{collection}", get(list_documents))
-        .route("/content/{collection}/{slug}", get(get_document))
-        .route("/help/search", get(search_help))
+        .route("/api/content/{collection}", get(list_documents))
+        .route("/api/content/{collection}/{slug}", get(get_document))
+        .route("/api/help/search", get(search_help))
 }
 
 /// Routes outside `/api`.

@@ -20,9 +20,9 @@ use crate::services::quotes::{Quote, QuoteError, QuoteRequest, QuoteService, Quo
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/available-currencies", get(list_available_currencies))
-        .route("/exchange-rate", post(get_exchange_rate))
-        .route("/validate-address", post(validate_address))
+        .route("/api/available-currencies", get(list_available_currencies))
+        .route("/api/exchange-rate", post(get_exchange_rate))
+        .route("/api/validate-address", post(validate_address))
 }
 
 /// A currency of `GET /api/available-currencies` (spec/exchange.md §3), `send`/`recv` from the

@@ -8,7 +8,7 @@ use super::AppState;
 use crate::services::market_data::CoinList;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/coins", get(list_coins))
+    Router::new().route("/api/coins", get(list_coins))
 }
 
 #[utoipa::path(

@@ -87,7 +87,9 @@ const BODY_LIMIT_BYTES: usize = 64 * 1024;
 
 /// The routes, each tagged with its pattern for the metrics; `site` puts the edge around them.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
+    // Every route is written with its whole path: a nested router would strip and rebuild each
+    // request's URI on its way in.
+    Router::new()
         .merge(site_config::router())
         .merge(affiliate::router())
         .merge(exchange::router())
@@ -100,13 +102,11 @@ pub fn router(state: AppState) -> Router {
         .merge(partners::router())
         .merge(partner_api::router())
         .merge(openapi::router())
-        .nest("/admin", admin::router(&state))
+        .merge(admin::router(&state))
         // `/api` alone is a page of the app (API Management), not an API call.
-        .route("/", axum::routing::get(spa::serve))
-        .fallback(error::api_not_found);
-
-    Router::new()
-        .nest("/api", api)
+        .route("/api", axum::routing::get(spa::serve))
+        .route("/api/", axum::routing::any(error::api_not_found))
+        .route("/api/{*rest}", axum::routing::any(error::api_not_found))
         .merge(health::router())
         .merge(content::feed_router())
         .merge(seo::router())

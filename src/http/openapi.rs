@@ -169,7 +169,10 @@ pub fn document() -> &'static Value {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/openapi.json", get(|| async { Json(document().clone()) }))
+    Router::new().route(
+        "/api/openapi.json",
+        get(|| async { Json(document().clone()) }),
+    )
 }
 
 #[cfg(test)]

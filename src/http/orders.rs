@@ -33,16 +33,16 @@ use crate::store::OrderRecord;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/create-order", post(create_order))
-        .route("/order-details/{id}", get(get_order_details))
-        .route("/track-order", post(track_order))
-        .route("/order-emergency", post(choose_emergency))
-        .route("/order-refund-address", post(set_refund_address))
-        .route("/sandbox/deposit", post(simulate_own_deposit))
-        .route("/orders/{id}/events", get(stream_order_events))
-        .route("/recent-transactions", get(list_recent_transactions))
-        .route("/site-stats", get(site_stats))
-        .route("/order-email", post(set_order_email))
+        .route("/api/create-order", post(create_order))
+        .route("/api/order-details/{id}", get(get_order_details))
+        .route("/api/track-order", post(track_order))
+        .route("/api/order-emergency", post(choose_emergency))
+        .route("/api/order-refund-address", post(set_refund_address))
+        .route("/api/sandbox/deposit", post(simulate_own_deposit))
+        .route("/api/orders/{id}/events", get(stream_order_events))
+        .route("/api/recent-transactions", get(list_recent_transactions))
+        .route("/api/site-stats", get(site_stats))
+        .route("/api/order-email", post(set_order_email))
 }
 
 impl From<OrderError> for ApiError {

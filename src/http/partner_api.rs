@@ -37,14 +37,14 @@ const REPLAY_WINDOW_SECONDS: i64 = 600;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/v2/ccies", post(ccies))
-        .route("/v2/price", post(price))
-        .route("/v2/create", post(create))
-        .route("/v2/order", post(order))
-        .route("/v2/emergency", post(emergency))
-        .route("/v2/setEmail", post(set_email))
-        .route("/v2/qr", post(qr))
-        .route("/v2/{method}", post(unknown_method))
+        .route("/api/v2/ccies", post(ccies))
+        .route("/api/v2/price", post(price))
+        .route("/api/v2/create", post(create))
+        .route("/api/v2/order", post(order))
+        .route("/api/v2/emergency", post(emergency))
+        .route("/api/v2/setEmail", post(set_email))
+        .route("/api/v2/qr", post(qr))
+        .route("/api/v2/{method}", post(unknown_method))
 }
 
 /// The partner API's error codes.

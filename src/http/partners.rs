@@ -18,12 +18,12 @@ use crate::store::{ApiKeyRecord, WebhookDelivery};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api-keys", get(list_api_keys).post(create_api_key))
-        .route("/api-keys/{id}", axum::routing::delete(revoke_api_key))
-        .route("/api-keys/{id}/webhook", put(set_webhook))
-        .route("/api-keys/{id}/deliveries", get(list_deliveries))
-        .route("/affiliate", get(get_affiliate_summary))
-        .route("/affiliate/payouts", post(request_payout))
+        .route("/api/api-keys", get(list_api_keys).post(create_api_key))
+        .route("/api/api-keys/{id}", axum::routing::delete(revoke_api_key))
+        .route("/api/api-keys/{id}/webhook", put(set_webhook))
+        .route("/api/api-keys/{id}/deliveries", get(list_deliveries))
+        .route("/api/affiliate", get(get_affiliate_summary))
+        .route("/api/affiliate/payouts", post(request_payout))
 }
 
 impl From<KeyError> for ApiError {

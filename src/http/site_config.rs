@@ -9,7 +9,7 @@ use super::AppState;
 use crate::config::Config;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/config", get(get_site_config))
+    Router::new().route("/api/config", get(get_site_config))
 }
 
 #[derive(Serialize)]

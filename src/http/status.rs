@@ -9,7 +9,7 @@ use super::error::ApiError;
 use crate::services::status::StatusReport;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/status", get(get_status))
+    Router::new().route("/api/status", get(get_status))
 }
 
 #[utoipa::path(

@@ -38,55 +38,75 @@ use crate::store::{
 
 pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
-        .route("/currencies", get(currencies::list_currencies))
+        .route("/api/admin/currencies", get(currencies::list_currencies))
         .route(
-            "/currency-overrides",
+            "/api/admin/currency-overrides",
             get(currencies::list_currency_overrides),
         )
         .route(
-            "/currency-overrides/{code}",
+            "/api/admin/currency-overrides/{code}",
             put(currencies::set_currency_override),
         )
-        .route("/sandbox/deposit", post(super::orders::simulate_deposit))
-        .route("/sandbox/expire", post(super::orders::simulate_expiry))
-        .route("/sandbox/outage", put(set_sandbox_outage))
-        .route("/incidents", get(list_incidents).post(open_incident))
-        .route("/contact-messages", get(list_contact_messages))
         .route(
-            "/contact-messages/{id}/answered",
+            "/api/admin/sandbox/deposit",
+            post(super::orders::simulate_deposit),
+        )
+        .route(
+            "/api/admin/sandbox/expire",
+            post(super::orders::simulate_expiry),
+        )
+        .route("/api/admin/sandbox/outage", put(set_sandbox_outage))
+        .route(
+            "/api/admin/incidents",
+            get(list_incidents).post(open_incident),
+        )
+        .route("/api/admin/contact-messages", get(list_contact_messages))
+        .route(
+            "/api/admin/contact-messages/{id}/answered",
             post(mark_contact_message),
         )
-        .route("/contact-messages/{id}/order", put(link_contact_message))
-        .route("/incidents/{id}/updates", post(update_incident))
-        .route("/payouts", get(list_payouts))
-        .route("/payouts/{id}", post(close_payout))
-        .route("/audit", get(list_audit))
-        .route("/audit.csv", get(audit_csv::audit_csv))
-        .route("/operators", get(list_operators).put(set_operator))
-        .route("/console/me", get(console_me))
-        .route("/console/unlock", post(unlock_console))
-        .route("/console/lock", post(lock_console))
-        .route("/users", get(users::list_users))
-        .route("/users/{id}", get(users::get_user))
-        .route("/users/{id}/lock", post(users::lock_user))
-        .route("/users/{id}/unlock", post(users::unlock_user))
-        .route("/users/{id}/sign-out", post(users::sign_out_user))
-        .route("/api-keys", get(users::list_api_keys))
-        .route("/api-keys/{id}/revoke", post(users::revoke_api_key))
-        .route("/queue", get(queue::get_queue))
-        .route("/stats", get(queue::get_stats))
-        .route("/orders", get(orders::list_orders))
-        .route("/orders/{id}", get(orders::get_order))
-        .route("/orders/{id}/upstream", get(orders::get_upstream_state))
-        .route("/orders/{id}/notes", post(orders::add_note))
-        .route("/orders/{id}/refund", post(orders::refund_order))
         .route(
-            "/orders/{id}/refund-address",
+            "/api/admin/contact-messages/{id}/order",
+            put(link_contact_message),
+        )
+        .route("/api/admin/incidents/{id}/updates", post(update_incident))
+        .route("/api/admin/payouts", get(list_payouts))
+        .route("/api/admin/payouts/{id}", post(close_payout))
+        .route("/api/admin/audit", get(list_audit))
+        .route("/api/admin/audit.csv", get(audit_csv::audit_csv))
+        .route(
+            "/api/admin/operators",
+            get(list_operators).put(set_operator),
+        )
+        .route("/api/admin/console/me", get(console_me))
+        .route("/api/admin/console/unlock", post(unlock_console))
+        .route("/api/admin/console/lock", post(lock_console))
+        .route("/api/admin/users", get(users::list_users))
+        .route("/api/admin/users/{id}", get(users::get_user))
+        .route("/api/admin/users/{id}/lock", post(users::lock_user))
+        .route("/api/admin/users/{id}/unlock", post(users::unlock_user))
+        .route("/api/admin/users/{id}/sign-out", post(users::sign_out_user))
+        .route("/api/admin/api-keys", get(users::list_api_keys))
+        .route(
+            "/api/admin/api-keys/{id}/revoke",
+            post(users::revoke_api_key),
+        )
+        .route("/api/admin/queue", get(queue::get_queue))
+        .route("/api/admin/stats", get(queue::get_stats))
+        .route("/api/admin/orders", get(orders::list_orders))
+        .route("/api/admin/orders/{id}", get(orders::get_order))
+        .route(
+            "/api/admin/orders/{id}/upstream",
+            get(orders::get_upstream_state),
+        )
+        .route("/api/admin/orders/{id}/notes", post(orders::add_note))
+        .route("/api/admin/orders/{id}/refund", post(orders::refund_order))
+        .route(
+            "/api/admin/orders/{id}/refund-address",
             put(orders::set_refund_address),
         )
-        .route("/orders/{id}/retry", post(orders::retry_order))
-        .route("/orders/{id}/cancel", post(orders::cancel_order))
-        .fallback(super::error::api_not_found)
+        .route("/api/admin/orders/{id}/retry", post(orders::retry_order))
+        .route("/api/admin/orders/{id}/cancel", post(orders::cancel_order))
         .route_layer(middleware::from_fn_with_state(state.clone(), identify))
 }
 
