@@ -62,9 +62,12 @@ impl RateFile {
         }
     }
 
-    /// A file another replica made, as stored: its items found again line by line.
-    fn stored(stored: StoredRateFile, catalogue: &'static Catalogue) -> RateFile {
-        let xml = stored.body;
+    /// A file as the cluster stored it: unzipped, and its items found again line by line. Its
+    /// gzip is the stored one, so that every replica answers the same bytes.
+    fn stored(stored: StoredRateFile, catalogue: &'static Catalogue) -> std::io::Result<RateFile> {
+        use std::io::Read;
+        let mut xml = String::new();
+        flate2::read::GzDecoder::new(&stored.body_gzip[..]).read_to_string(&mut xml)?;
         let mut items = Vec::new();
         let mut start = 0;
         for line in xml.split_inclusive('\n') {
@@ -84,14 +87,14 @@ impl RateFile {
                 });
             }
         }
-        RateFile {
+        Ok(RateFile {
             etag: etag_of(xml.as_bytes()),
             xml: Bytes::from(xml),
-            gzip: std::sync::OnceLock::new(),
+            gzip: std::sync::OnceLock::from(Bytes::from(stored.body_gzip)),
             items,
             generated_at: stored.generated_at,
             slot: stored.slot,
-        }
+        })
     }
 
     /// The whole file, gzipped.
@@ -196,12 +199,19 @@ impl RateExport {
                     self.serve(rate_type, file);
                     continue;
                 }
+                // Compressing megabytes is work for a blocking thread; the file is stored
+                // gzipped (and served so to whoever accepts it).
+                let file = tokio::task::spawn_blocking(move || {
+                    file.gzip();
+                    file
+                })
+                .await
+                .map_err(|e| StoreError::Unavailable(format!("compressing a rate file: {e}")))?;
                 let made = RateFileToStore {
                     kind,
                     slot,
                     generated_at: now,
-                    // Made as text: valid UTF-8, borrowed as it is.
-                    body: &String::from_utf8_lossy(&file.xml),
+                    body_gzip: &file.gzip(),
                 };
                 if self.store.put_rate_file(&made).await? {
                     self.serve(rate_type, file);
@@ -219,7 +229,16 @@ impl RateExport {
                 && stored != served
                 && let Some(file) = self.store.rate_file(kind).await?
             {
-                self.serve(rate_type, RateFile::stored(file, self.catalogue));
+                let catalogue = self.catalogue;
+                let unzipped =
+                    tokio::task::spawn_blocking(move || RateFile::stored(file, catalogue)).await;
+                match unzipped {
+                    Ok(Ok(file)) => self.serve(rate_type, file),
+                    Ok(Err(error)) => {
+                        tracing::error!(%error, kind, "a stored rate file does not unzip")
+                    }
+                    Err(error) => tracing::error!(%error, kind, "unzipping a rate file failed"),
+                }
             }
         }
         Ok(())

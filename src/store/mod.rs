@@ -68,17 +68,18 @@ pub struct StoredRateFile {
     pub kind: String,
     pub slot: i64,
     pub generated_at: i64,
-    pub body: String,
+    /// The file, gzipped.
+    pub body_gzip: Vec<u8>,
 }
 
-/// A rate file to store, borrowed from the one being served: its 5 MB are not copied to be
-/// stored (only the database driver copies them once).
+/// A rate file to store, borrowed from the one being served (its gzip, a tenth of its size).
 #[derive(Debug, Clone, Copy)]
 pub struct RateFileToStore<'a> {
     pub kind: &'a str,
     pub slot: i64,
     pub generated_at: i64,
-    pub body: &'a str,
+    /// The file, gzipped.
+    pub body_gzip: &'a [u8],
 }
 
 /// Which SQL engine a store runs on.

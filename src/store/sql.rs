@@ -495,33 +495,33 @@ impl Store for SqlStore {
     async fn put_rate_file(&self, file: &RateFileToStore<'_>) -> Result<bool, StoreError> {
         let _turn = self.write_turn().await;
         let result = sqlx::query(
-            "INSERT INTO rate_files (kind, slot, generated_at, body) VALUES ($1, $2, $3, $4) \
+            "INSERT INTO rate_files (kind, slot, generated_at, body_gzip) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (kind) DO UPDATE SET slot = excluded.slot, \
-                 generated_at = excluded.generated_at, body = excluded.body \
+                 generated_at = excluded.generated_at, body_gzip = excluded.body_gzip \
              WHERE rate_files.slot < excluded.slot",
         )
         .bind(file.kind)
         .bind(file.slot)
         .bind(file.generated_at)
-        // Borrowed: the driver's arguments keep a reference, not a copy.
-        .bind(file.body)
+        .bind(file.body_gzip)
         .execute(&self.pool)
         .await?;
         Ok(result.rows_affected() == 1)
     }
 
     async fn rate_file(&self, kind: &str) -> Result<Option<StoredRateFile>, StoreError> {
-        let row =
-            sqlx::query("SELECT kind, slot, generated_at, body FROM rate_files WHERE kind = $1")
-                .bind(kind)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query(
+            "SELECT kind, slot, generated_at, body_gzip FROM rate_files WHERE kind = $1",
+        )
+        .bind(kind)
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| {
             Ok(StoredRateFile {
                 kind: r.try_get("kind")?,
                 slot: r.try_get("slot")?,
                 generated_at: r.try_get("generated_at")?,
-                body: r.try_get("body")?,
+                body_gzip: r.try_get("body_gzip")?,
             })
         })
         .transpose()

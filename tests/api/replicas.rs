@@ -279,6 +279,23 @@ async fn every_replica_serves_the_same_rate_files(db: Db) {
         let (a, b) = (file(&first).await, file(&second).await);
         if a.0 == StatusCode::OK && a == b {
             assert!(a.2.matches("<item>").count() > 100, "a whole file");
+            // The gzipped file too: the second replica serves the very bytes the first stored.
+            let gzipped = |app: &crate::helpers::TestApp| {
+                let request = app
+                    .client
+                    .get(app.url("/rates/float.xml"))
+                    .header("accept-encoding", "gzip");
+                async move { request.send().await.unwrap().bytes().await.unwrap() }
+            };
+            let (one, other) = (gzipped(&first).await, gzipped(&second).await);
+            assert_eq!(one, other);
+            let mut unzipped = String::new();
+            std::io::Read::read_to_string(
+                &mut flate2::read::GzDecoder::new(&one[..]),
+                &mut unzipped,
+            )
+            .unwrap();
+            assert_eq!(unzipped, a.2);
             return;
         }
         assert!(
