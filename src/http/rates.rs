@@ -81,13 +81,8 @@ async fn rate_file(
     let (body, etag, gzip) = if from.is_none() && to.is_none() {
         let gzip = accepts_gzip(&headers);
         let body = if gzip {
-            // Compressing megabytes is work for a blocking thread, once per file.
-            let zipping = file.clone();
-            let zipped = tokio::task::spawn_blocking(move || zipping.gzip()).await;
-            match zipped {
-                Ok(bytes) => Body::from(bytes),
-                Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-            }
+            // Compressed once, when the file was made (it is stored so).
+            Body::from(file.gzip())
         } else {
             Body::from(file.xml.clone())
         };

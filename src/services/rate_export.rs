@@ -64,10 +64,35 @@ impl RateFile {
 
     /// A file as the cluster stored it: unzipped, and its items found again line by line. Its
     /// gzip is the stored one, so that every replica answers the same bytes.
+    /// A row that does not unzip, unzips to more than `STORED_LIMIT` bytes or has bytes after
+    /// its gzip (which clients would read differently) is refused.
     fn stored(stored: StoredRateFile, catalogue: &'static Catalogue) -> std::io::Result<RateFile> {
+        Self::stored_within(stored, catalogue, STORED_LIMIT)
+    }
+
+    fn stored_within(
+        stored: StoredRateFile,
+        catalogue: &'static Catalogue,
+        limit: usize,
+    ) -> std::io::Result<RateFile> {
         use std::io::Read;
-        let mut xml = String::new();
-        flate2::read::GzDecoder::new(&stored.body_gzip[..]).read_to_string(&mut xml)?;
+        let refused = |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+        // Sized from the gzip's own trailer (the length modulo 2^32), as far as the limit.
+        let said = stored
+            .body_gzip
+            .last_chunk::<4>()
+            .map_or(0, |size| u32::from_le_bytes(*size) as usize);
+        let mut xml = String::with_capacity(said.min(limit));
+        let mut decoder = flate2::bufread::GzDecoder::new(&stored.body_gzip[..]);
+        (&mut decoder)
+            .take(limit as u64 + 1)
+            .read_to_string(&mut xml)?;
+        if xml.len() > limit {
+            return Err(refused("it unzips to more than the limit"));
+        }
+        if !decoder.into_inner().is_empty() {
+            return Err(refused("bytes follow its gzip"));
+        }
         let mut items = Vec::new();
         let mut start = 0;
         for line in xml.split_inclusive('\n') {
@@ -120,12 +145,26 @@ fn etag_of(xml: &[u8]) -> String {
     format!("\"{}\"", hex::encode(&sha2::Sha256::digest(xml)[..12]))
 }
 
+/// The file with its gzip made, on a blocking thread (megabytes of work): it is stored and
+/// served so.
+async fn zipped(file: RateFile) -> Result<RateFile, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        file.gzip();
+        file
+    })
+    .await
+    .map_err(|e| StoreError::Unavailable(format!("compressing a rate file: {e}")))
+}
+
 fn gzipped(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     encoder.write_all(bytes).expect("writing to memory");
     encoder.finish().expect("writing to memory")
 }
+
+/// The largest rate file a replica takes from the database: ten times today's (~5 MB).
+const STORED_LIMIT: usize = 64 * 1024 * 1024;
 
 /// A generous average length of one item's line (about 240 bytes in the float file, 217 in the
 /// fixed one).
@@ -199,14 +238,7 @@ impl RateExport {
                     self.serve(rate_type, file);
                     continue;
                 }
-                // Compressing megabytes is work for a blocking thread; the file is stored
-                // gzipped (and served so to whoever accepts it).
-                let file = tokio::task::spawn_blocking(move || {
-                    file.gzip();
-                    file
-                })
-                .await
-                .map_err(|e| StoreError::Unavailable(format!("compressing a rate file: {e}")))?;
+                let file = zipped(file).await?;
                 let made = RateFileToStore {
                     kind,
                     slot,
@@ -231,13 +263,19 @@ impl RateExport {
             {
                 let catalogue = self.catalogue;
                 let unzipped =
-                    tokio::task::spawn_blocking(move || RateFile::stored(file, catalogue)).await;
+                    tokio::task::spawn_blocking(move || RateFile::stored(file, catalogue))
+                        .await
+                        .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
                 match unzipped {
-                    Ok(Ok(file)) => self.serve(rate_type, file),
-                    Ok(Err(error)) => {
-                        tracing::error!(%error, kind, "a stored rate file does not unzip")
+                    Ok(file) => self.serve(rate_type, file),
+                    Err(error) => {
+                        tracing::error!(%error, kind, "the stored rate file is refused: this replica serves its own for the interval");
+                        // Served as the stored interval's, so that the row is not read again
+                        // every second until the next interval.
+                        let mut own = zipped(self.generate(rate_type, now, slot).await).await?;
+                        own.slot = stored.unwrap_or(slot);
+                        self.serve(rate_type, own);
                     }
-                    Err(error) => tracing::error!(%error, kind, "unzipping a rate file failed"),
                 }
             }
         }
@@ -345,5 +383,50 @@ impl RateExport {
             });
         }
         RateFile::of(xml, items, now, slot)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const XML: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rates>\n\
+        <item><from>BTC</from><to>ETH</to><in>1</in><out>30</out></item>\n\
+        <item><from>ETH</from><to>BTC</to><in>1</in><out>0.03</out></item>\n</rates>\n";
+
+    fn row(body_gzip: Vec<u8>) -> StoredRateFile {
+        StoredRateFile {
+            kind: "float".into(),
+            slot: 60,
+            generated_at: 61,
+            body_gzip,
+        }
+    }
+
+    #[test]
+    fn a_stored_file_is_unzipped_with_its_items_and_served_with_the_stored_gzip() {
+        let gzip = gzipped(XML.as_bytes());
+        let file = RateFile::stored(row(gzip.clone()), Catalogue::embedded()).unwrap();
+        assert_eq!(&file.xml[..], XML.as_bytes());
+        assert_eq!(file.gzip(), gzip);
+        let pairs: Vec<_> = file.items.iter().map(|i| (i.from, i.to)).collect();
+        assert_eq!(pairs, [("BTC", "ETH"), ("ETH", "BTC")]);
+        assert_eq!(file.etag, etag_of(XML.as_bytes()));
+    }
+
+    #[test]
+    fn a_stored_file_that_unzips_past_the_limit_is_refused() {
+        let bomb = gzipped(&vec![b' '; 10_000]);
+        let refused = RateFile::stored_within(row(bomb.clone()), Catalogue::embedded(), 9_999);
+        assert_eq!(refused.unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+        assert!(RateFile::stored_within(row(bomb), Catalogue::embedded(), 10_000).is_ok());
+    }
+
+    #[test]
+    fn a_stored_file_with_bytes_after_its_gzip_or_no_gzip_is_refused() {
+        let mut two = gzipped(XML.as_bytes());
+        two.extend(gzipped(b"<item>more</item>"));
+        assert!(RateFile::stored(row(two), Catalogue::embedded()).is_err());
+        assert!(RateFile::stored(row(XML.as_bytes().to_vec()), Catalogue::embedded()).is_err());
     }
 }

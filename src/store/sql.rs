@@ -485,7 +485,7 @@ impl Store for SqlStore {
     }
 
     async fn rate_file_slot(&self, kind: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT slot FROM rate_files WHERE kind = $1")
+        let row = sqlx::query("SELECT slot FROM rate_files_gzipped WHERE kind = $1")
             .bind(kind)
             .fetch_optional(&self.pool)
             .await?;
@@ -495,10 +495,10 @@ impl Store for SqlStore {
     async fn put_rate_file(&self, file: &RateFileToStore<'_>) -> Result<bool, StoreError> {
         let _turn = self.write_turn().await;
         let result = sqlx::query(
-            "INSERT INTO rate_files (kind, slot, generated_at, body_gzip) VALUES ($1, $2, $3, $4) \
+            "INSERT INTO rate_files_gzipped (kind, slot, generated_at, body_gzip) VALUES ($1, $2, $3, $4) \
              ON CONFLICT (kind) DO UPDATE SET slot = excluded.slot, \
                  generated_at = excluded.generated_at, body_gzip = excluded.body_gzip \
-             WHERE rate_files.slot < excluded.slot",
+             WHERE rate_files_gzipped.slot < excluded.slot",
         )
         .bind(file.kind)
         .bind(file.slot)
@@ -511,7 +511,7 @@ impl Store for SqlStore {
 
     async fn rate_file(&self, kind: &str) -> Result<Option<StoredRateFile>, StoreError> {
         let row = sqlx::query(
-            "SELECT kind, slot, generated_at, body_gzip FROM rate_files WHERE kind = $1",
+            "SELECT kind, slot, generated_at, body_gzip FROM rate_files_gzipped WHERE kind = $1",
         )
         .bind(kind)
         .fetch_optional(&self.pool)
