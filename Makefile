@@ -91,6 +91,7 @@ profile: ## perf flame graph of warm quotes (release build with symbols) into do
 
 bench: build ## measure throughput, latency, RSS and start-up; writes docs/benchmarks.md
 	@command -v wrk >/dev/null && command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk nginx; }
+	$(CARGO) build --release --locked --example http_ceiling
 	python3 scripts/bench/bench.py
 
 clean:

@@ -185,8 +185,13 @@ def fetch(url, body=None, headers=None):
         return response.read()
 
 
+CEILING = os.path.join(ROOT, "target/release/examples/http_ceiling")
+
+
 def against_nginx(base, quote):
-    """Alternating rounds of the same load on Ferry and on nginx serving Ferry's own bytes."""
+    """Alternating rounds of the same load on Ferry and on nginx serving Ferry's own bytes, and
+    for the quote on hyper alone (examples/http_ceiling.rs: no routing, headers or work), the
+    ceiling of any server built on Ferry's HTTP library and runtime."""
     if not shutil.which("nginx"):
         raise SystemExit("nginx is missing: apt-get install nginx")
     work = tempfile.mkdtemp(prefix="ferry-nginx-")
@@ -200,6 +205,8 @@ def against_nginx(base, quote):
         f.write(NGINX_CONF.format(dir=work, port=port, quote=quote_body.replace("'", "\\'")))
     nginx = subprocess.Popen(["nginx", "-c", os.path.join(work, "nginx.conf"), "-g", "daemon off;"])
     other = f"http://127.0.0.1:{port}"
+    ceiling_port = free_port()
+    ceiling = subprocess.Popen([CEILING, "mt", str(ceiling_port)]) if os.path.exists(CEILING) else None
     try:
         for _ in range(100):
             try:
@@ -215,14 +222,19 @@ def against_nginx(base, quote):
         }
         rows = {}
         for name, (path, lua, headers) in cases.items():
-            ferry_runs, nginx_runs = [], []
+            ferry_runs, nginx_runs, ceiling_runs = [], [], []
             for _ in range(ROUNDS):
                 ferry_runs.append(run_wrk(base + path, lua, headers))
                 nginx_runs.append(run_wrk(other + path, lua, headers))
-            median = lambda runs: sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
-            rows[name] = {"ferry": median(ferry_runs), "nginx": median(nginx_runs)}
+                if ceiling and path == "/api/exchange-rate":
+                    ceiling_runs.append(run_wrk(f"http://127.0.0.1:{ceiling_port}{path}", lua, headers))
+            median = lambda runs: sorted(runs, key=lambda r: r["rps"])[len(runs) // 2] if runs else None
+            rows[name] = {"ferry": median(ferry_runs), "nginx": median(nginx_runs), "hyper": median(ceiling_runs)}
         return rows
     finally:
+        if ceiling:
+            ceiling.terminate()
+            ceiling.wait(timeout=10)
         nginx.terminate()
         nginx.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
@@ -282,18 +294,21 @@ def versus_table(rows):
         f"### Against nginx serving the same bytes ({ROUNDS} alternating rounds, medians)",
         "",
         "nginx 1.22 (Debian), 2 workers, access log off, the same wrk load; the body of each",
-        "answer is the one Ferry gave. Ratio = Ferry's req/s ÷ nginx's.",
+        "answer is the one Ferry gave. Ratio = Ferry's req/s ÷ nginx's. \"hyper alone\" is",
+        "`examples/http_ceiling.rs`, a fixed answer of the quote's size with no routing or work:",
+        "what any server on Ferry's HTTP library and runtime could reach on this machine.",
         "",
-        "| Endpoint | Ferry req/s | Ferry p99 ms | nginx req/s | nginx p99 ms | Ratio | Target |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| Endpoint | Ferry req/s | Ferry p99 ms | nginx req/s | nginx p99 ms | hyper alone req/s | Ratio | Target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, r in rows.items():
         ratio = r["ferry"]["rps"] / r["nginx"]["rps"]
         target = RATIO_TARGETS[name]
         verdict = "met" if ratio >= target else f"missed by {target - ratio:.2f}"
+        hyper = f"{r['hyper']['rps']:,.0f}" if r.get("hyper") else "-"
         lines.append(
             f"| {name} | {r['ferry']['rps']:,.0f} | {r['ferry']['p99']:.2f} | {r['nginx']['rps']:,.0f} "
-            f"| {r['nginx']['p99']:.2f} | {ratio:.2f} | >= {target} ({verdict}) |"
+            f"| {r['nginx']['p99']:.2f} | {hyper} | {ratio:.2f} | >= {target} ({verdict}) |"
         )
     lines.append("")
     return lines
