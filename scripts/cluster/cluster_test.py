@@ -15,6 +15,7 @@ Needs FERRY_TEST_DATABASE_URL (an admin URL: a database is created and dropped),
 FERRY_TEST_REDIS_URL, Debian's nginx and target/release/ferry.
 """
 import concurrent.futures
+import gzip
 import hashlib
 import hmac
 import http.client
@@ -352,12 +353,18 @@ def rate_files_and_status_agree(cluster):
             statuses.append(report)
         return files, statuses
 
-    stored_sql = "SELECT encode(sha256(convert_to(body, 'UTF8')), 'hex') FROM rate_files WHERE kind = 'float'"
+    # Stored gzipped: unzipped here, and hashed as the replicas' answers are.
+    stored_sql = "SELECT encode(body_gzip, 'hex') FROM rate_files_gzipped WHERE kind = 'float'"
+
+    def stored_file():
+        stored = psql(cluster.db_url, stored_sql)
+        return hashlib.sha256(gzip.decompress(bytes.fromhex(stored))).hexdigest() if stored else ""
+
     deadline = time.time() + 15
     while True:
         files, statuses = views()
         # The file the cluster stored, not one each replica happened to make alike.
-        stored = psql(cluster.db_url, stored_sql)
+        stored = stored_file()
         same_files = files[0][0] == 200 and all(f == files[0] for f in files) and files[0][3] == stored
         summary = [
             (r.get("status"), [(s.get("key"), s.get("status")) for s in r.get("services", [])],
