@@ -17,7 +17,14 @@ each kind of use is answered 2xx at least half the time. Prints a Markdown secti
 docs/benchmarks.md and writes every sample to SOAK_CSV (default /tmp/ferry-memory-soak.csv).
 SOAK_HEAPTRACK=1 runs the server under heaptrack (a binary built with `--no-default-features`,
 given as SOAK_BINARY) and writes its profile to /tmp/ferry-soak.heaptrack.zst.
+SOAK_JEPROF=1 turns on jemalloc's sampling heap profiler in a binary that has it and keeps its
+symbols: `cargo build --profile profiling --locked --features heap-profile`, then
+SOAK_BINARY=target/profiling/ferry. A dump at every 2 GiB allocated lands in
+/tmp/ferry-soak-heap.*.heap, and after the report jeprof (Debian's libjemalloc-dev) prints what
+grew between the dump at a quarter of the load and the last one. The profiler's own samples add
+to the RSS: judge the 150 MB target on a run without it.
 """
+import glob
 import hashlib
 import hmac
 import http.client
@@ -45,6 +52,7 @@ SAMPLE_SECONDS = float(os.environ.get("SOAK_SAMPLE_SECONDS", "5"))
 LIMIT_MB = float(os.environ.get("SOAK_LIMIT_MB", "150"))
 CSV = os.environ.get("SOAK_CSV", "/tmp/ferry-memory-soak.csv")
 ADMIN_URL = os.environ.get("SOAK_DATABASE_URL")
+HEAP_DUMPS = os.path.join(tempfile.gettempdir(), "ferry-soak-heap")
 ADMIN_TOKEN = "soak-admin-" + uuid.uuid4().hex
 PASSWORD = "Correct1horse"
 
@@ -259,6 +267,10 @@ def start_server(data_dir, database_url):
     command = [BINARY, "serve"]
     if os.environ.get("SOAK_HEAPTRACK") == "1":
         command = ["heaptrack", "-o", os.path.join(tempfile.gettempdir(), "ferry-soak.heaptrack")] + command
+    if os.environ.get("SOAK_JEPROF") == "1":
+        for old in glob.glob(glob.escape(HEAP_DUMPS) + ".*.heap"):
+            os.remove(old)
+        env["MALLOC_CONF"] = f"prof:true,lg_prof_sample:19,lg_prof_interval:31,prof_prefix:{HEAP_DUMPS}"
     log = open(os.path.join(data_dir, "server.log"), "ab")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     deadline = time.time() + 60
@@ -396,7 +408,36 @@ def main():
         f.write("seconds,phase,rss_mb,heap_allocated_mb,heap_resident_mb,anon_mb,file_mb\n")
         f.writelines(f"{s:.0f},{p},{m:.1f},{a or 0:.1f},{r or 0:.1f},{an:.1f},{fi:.1f}\n"
                      for s, p, m, a, r, an, fi in samples)
-    return report(samples, peak, database_url is not None, mappings_at_peak)
+    verdict = report(samples, peak, database_url is not None, mappings_at_peak)
+    if os.environ.get("SOAK_JEPROF") == "1":
+        heap_growth()
+    return verdict
+
+
+def heap_growth():
+    """What the sampled heap held more of in the last dump of the load than in the dump a quarter
+    of the way in, by function (flat, then with callers' totals)."""
+    dumps = sorted(glob.glob(glob.escape(HEAP_DUMPS) + ".*.i*.heap"), key=lambda path: int(path.rsplit(".i", 1)[1].split(".")[0]))
+    if not dumps:
+        print("\nNo heap dumps: the binary has no heap profiler (build it with --features heap-profile)")
+        return
+    if len(dumps) < 2:
+        print("\nOne heap dump: too few to compare (a longer run allocates more)")
+        return
+    base, last = dumps[len(dumps) // 4], dumps[-1]
+    print(f"\nHeap grown from {os.path.basename(base)} to {os.path.basename(last)} ({len(dumps)} dumps):")
+    for order in ([], ["--cum"]):
+        # A password hash's 19 MiB comes and goes within a second: it is in a dump or not.
+        try:
+            jeprof = subprocess.run(["jeprof", "--text", *order, "--ignore=hash_password_now", f"--base={base}", BINARY, last],
+                                    capture_output=True, text=True)
+        except OSError as error:
+            print(f"jeprof could not run ({error}): apt-get install libjemalloc-dev")
+            return
+        if jeprof.returncode != 0:
+            print(f"jeprof failed: {jeprof.stderr.strip()}")
+            return
+        print("\n".join(jeprof.stdout.splitlines()[:40]))
 
 
 def report(samples, peak, postgres, mappings_at_peak):

@@ -135,8 +135,14 @@ impl Catalogue {
 
     /// Looks a currency up by code, case-insensitively.
     pub fn get(&self, code: &str) -> Option<&Currency> {
-        let code = code.trim().to_ascii_uppercase();
-        self.by_code.get(&code).map(|&i| &self.currencies[i])
+        let code = code.trim();
+        // Codes arrive upper-case from the app and most clients: no copy is made for those.
+        let index = if code.bytes().any(|b| b.is_ascii_lowercase()) {
+            self.by_code.get(&code.to_ascii_uppercase())
+        } else {
+            self.by_code.get(code)
+        };
+        index.map(|&i| &self.currencies[i])
     }
 
     pub fn all(&self) -> &[Currency] {

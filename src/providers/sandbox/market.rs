@@ -55,8 +55,11 @@ pub struct SandboxMarket {
 
 struct WalkState {
     seed: u64,
-    /// Price multiplier per currency code, within 1 ± MAX_DRIFT, at the current step.
-    drift: HashMap<String, f64>,
+    /// USD price per currency code at the current step: the snapshot's times a multiplier
+    /// within 1 ± MAX_DRIFT, worked out once per step rather than on every quote.
+    usd: HashMap<String, Decimal>,
+    /// The step `usd` is at (the clock ticks every second, the prices every `STEP_SECONDS`).
+    step: Option<i64>,
     /// Reserve per currency code, in USD.
     reserve_usd: HashMap<String, Decimal>,
 }
@@ -74,17 +77,13 @@ impl SandboxMarket {
                 )
             })
             .collect();
-        let drift = catalogue
-            .all()
-            .iter()
-            .map(|c| (c.code.clone(), 1.0))
-            .collect();
         let market = SandboxMarket {
             catalogue,
             maintenance: config.maintenance,
             state: RwLock::new(WalkState {
                 seed: config.seed,
-                drift,
+                usd: HashMap::new(),
+                step: None,
                 reserve_usd,
             }),
             outage: AtomicU8::new(0),
@@ -124,21 +123,38 @@ impl SandboxMarket {
     /// seeded phases, and a seeded jitter per step; stablecoins stay within a cent.
     pub fn move_to(&self, unix_seconds: i64) {
         let step = unix_seconds.div_euclid(STEP_SECONDS);
+        let seed = {
+            let state = self.state.read().expect("sandbox state lock");
+            if state.step == Some(step) {
+                return;
+            }
+            state.seed
+        };
+        // Worked out before the write lock: quotes read the last step's prices meanwhile.
+        let usd = self
+            .catalogue
+            .all()
+            .iter()
+            .map(|currency| {
+                let limit = if is_stable(currency) { 0.01 } else { MAX_DRIFT };
+                let factor = 1.0 + limit * swing(seed, &currency.code, step);
+                let factor = Decimal::from_f64(factor).unwrap_or(Decimal::ONE);
+                (currency.code.clone(), (currency.usd * factor).round_dp(12))
+            })
+            .collect();
         let mut state = self.state.write().expect("sandbox state lock");
-        let seed = state.seed;
-        for currency in self.catalogue.all() {
-            let limit = if is_stable(currency) { 0.01 } else { MAX_DRIFT };
-            let factor = 1.0 + limit * swing(seed, &currency.code, step);
-            state.drift.insert(currency.code.clone(), factor);
-        }
+        state.usd = usd;
+        state.step = Some(step);
     }
 
     /// The simulated USD price of one unit of `currency` right now.
     pub fn usd_price(&self, currency: &Currency) -> Decimal {
         let state = self.state.read().expect("sandbox state lock");
-        let factor = state.drift.get(&currency.code).copied().unwrap_or(1.0);
-        let factor = Decimal::from_f64(factor).unwrap_or(Decimal::ONE);
-        (currency.usd * factor).round_dp(12)
+        state
+            .usd
+            .get(&currency.code)
+            .copied()
+            .unwrap_or_else(|| currency.usd.round_dp(12))
     }
 
     fn reserve_usd(&self, currency: &Currency) -> Decimal {
