@@ -202,6 +202,10 @@ pub struct Config {
     /// itself; unset, deposits are simulated by hand.
     #[serde(default)]
     pub sandbox_autopilot: Option<u32>,
+    /// `FERRY_SANDBOX_PRICES_AT`: a moment (Unix seconds) the sandbox's prices stay at instead
+    /// of following the clock: still prices for demos, screenshots and tests; unset, they move.
+    #[serde(default)]
+    pub sandbox_prices_at: Option<i64>,
     /// `FERRY_ORDER_EXPIRY_MINUTES`: how long an order waits for its deposit.
     pub order_expiry_minutes: u32,
     /// `FERRY_WORKER_INTERVAL_MS`: how often the order worker looks for due work.
@@ -990,6 +994,21 @@ mod tests {
                 config.languages,
                 vec![Language::En, Language::Fr, Language::Ja]
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_sandbox_prices_move_unless_a_moment_is_set() {
+        Jail::expect_with(|jail| {
+            assert_eq!(load_in(jail).expect("loads").sandbox_prices_at, None);
+            jail.set_env("FERRY_SANDBOX_PRICES_AT", "1790000000");
+            assert_eq!(
+                load_in(jail).expect("loads").sandbox_prices_at,
+                Some(1_790_000_000)
+            );
+            jail.set_env("FERRY_SANDBOX_PRICES_AT", "soon");
+            assert!(load_in(jail).is_err(), "not a moment");
             Ok(())
         });
     }

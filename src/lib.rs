@@ -87,6 +87,7 @@ pub async fn services(config: &Config, store: DynStore) -> anyhow::Result<Servic
                 .iter()
                 .map(|c| c.to_ascii_uppercase())
                 .collect(),
+            prices_at: config.sandbox_prices_at,
         },
     ));
     let timeout = Duration::from_millis(config.provider_timeout_ms);

@@ -106,6 +106,11 @@ fn replace_database(url: &str, name: &str) -> String {
     }
 }
 
+/// A moment for `sandbox_prices_at`: tests that compare two readings of the sandbox market (a
+/// quote and an order, a rate file and a price) hold its prices still there, rather than race
+/// its five-second steps.
+pub const STILL_PRICES_AT: i64 = 1_790_000_000;
+
 /// An opened, migrated store on a fresh database.
 pub async fn test_store(db: Db) -> Option<(DynStore, TestDb)> {
     let test_db = TestDb::create(db).await?;

@@ -297,25 +297,42 @@ async fn half_sent_idle_and_silent_connections_are_closed_after_the_idle_timeout
 
 #[tokio::test]
 async fn past_the_connection_cap_new_connections_are_closed_unanswered() {
-    use tokio::io::AsyncWriteExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = app_with(|c| c.max_connections = 4).await;
     let mut held = Vec::new();
     for _ in 0..4 {
-        held.push(connect_from(&app, "127.0.0.1").await);
+        // Answered, so taken by the server, and kept open.
+        let mut connection = connect_from(&app, "127.0.0.1").await;
+        connection
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = [0u8; 1024];
+        let read = connection.read(&mut answer).await.unwrap();
+        assert!(
+            answer[..read].starts_with(b"HTTP/1.1 200"),
+            "held and answered"
+        );
+        held.push(connection);
     }
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     let mut fifth = connect_from(&app, "127.0.0.3").await;
     let _ = fifth
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: ferry\r\n\r\n")
         .await;
     assert!(closed_within(&mut fifth, std::time::Duration::from_secs(2)).await);
     drop(held);
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    assert_eq!(
-        app.get("/healthz").await.status(),
-        StatusCode::OK,
-        "places come back"
-    );
+    // Places come back once the server has seen the held connections end.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match app.client.get(app.url("/healthz")).send().await {
+            Ok(answer) if answer.status() == StatusCode::OK => break,
+            other => assert!(
+                tokio::time::Instant::now() < deadline,
+                "places come back: {other:?}"
+            ),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test]

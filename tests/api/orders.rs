@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Row;
 
-use crate::helpers::{Db, TestApp, json_of, raw_store, spawn_app_with};
+use crate::helpers::{Db, STILL_PRICES_AT, TestApp, json_of, raw_store, spawn_app_with};
 use crate::on_both_backends;
 
 const ADMIN: &str = "orders-admin-token";
@@ -736,7 +736,10 @@ async fn the_operator_can_close_a_sandbox_orders_deposit_window_at_once() {
 
 #[tokio::test]
 async fn a_fixed_order_whose_amount_changed_since_the_quote_asks_first_and_makes_nothing() {
-    let app = app().await;
+    // Still prices: the amount the refusal names is the amount the next order gives.
+    let app = spawn_app_with(Db::Sqlite, |c| c.sandbox_prices_at = Some(STILL_PRICES_AT))
+        .await
+        .expect("sqlite");
     let mut body = btc_to_eth("0.1");
     body["type"] = json!("fixed");
     body["expectedToAmount"] = json!("1000");
@@ -753,7 +756,7 @@ async fn a_fixed_order_whose_amount_changed_since_the_quote_asks_first_and_makes
     );
     assert_eq!(count_orders(&app).await, before, "no order was made");
 
-    // Confirmed at the new amount (the sandbox's market holds still between two requests).
+    // Confirmed at the new amount.
     body["expectedToAmount"] = json!(now);
     let order = create_ok(&app, &body).await;
     assert_eq!(order["to"]["amount"], now.as_str());

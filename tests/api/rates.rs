@@ -2,10 +2,12 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Db, spawn_app_with};
+use crate::helpers::{Db, STILL_PRICES_AT, spawn_app_with};
 
+/// The first file made (both are made at start-up, a few megabytes each).
 async fn wait_for_rates(app: &crate::helpers::TestApp, path: &str) -> reqwest::Response {
-    for _ in 0..100 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
         let response = app.get(path).await;
         if response.status() == StatusCode::OK {
             return response;
@@ -17,8 +19,11 @@ async fn wait_for_rates(app: &crate::helpers::TestApp, path: &str) -> reqwest::R
 
 #[tokio::test]
 async fn the_rate_files_list_tradable_pairs_with_validators() {
+    // Still prices: a file made again for the next interval is the same file, with the same
+    // validator.
     let app = spawn_app_with(Db::Sqlite, |config| {
         config.sandbox_maintenance = vec!["XMR".into()];
+        config.sandbox_prices_at = Some(STILL_PRICES_AT);
     })
     .await
     .unwrap();
@@ -106,7 +111,9 @@ async fn the_rate_files_list_tradable_pairs_with_validators() {
 
 #[tokio::test]
 async fn a_monitor_can_ask_for_some_pairs_or_take_the_whole_file_gzipped() {
-    let app = spawn_app_with(Db::Sqlite, |_| {}).await.unwrap();
+    let app = spawn_app_with(Db::Sqlite, |c| c.sandbox_prices_at = Some(STILL_PRICES_AT))
+        .await
+        .unwrap();
     let whole = wait_for_rates(&app, "/rates/float.xml").await;
     let whole_etag = whole.headers()["etag"].to_str().unwrap().to_owned();
     let xml = whole.text().await.unwrap();
@@ -162,7 +169,7 @@ async fn a_monitor_can_ask_for_some_pairs_or_take_the_whole_file_gzipped() {
     let mut unzipped = String::new();
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut unzipped)
         .unwrap();
-    // The same file unless the market moved between the two requests.
+    // The same file (the prices are still).
     assert_eq!(unzipped.matches("<item>").count(), all);
     assert!(
         bytes.len() * 5 < unzipped.len(),

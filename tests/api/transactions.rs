@@ -252,7 +252,7 @@ async fn a_refunded_order_reads_as_a_refund_with_its_transaction_and_amount_afte
     let refund_id = back["tx"]["id"].as_str().unwrap().to_owned();
     assert!(is_hex(&refund_id, 64), "a Bitcoin txid: {refund_id}");
     // The deposit less the network fee when sent: the estimate's fee, unless the sandbox market
-    // (which moves every second) moved between the estimate and the refund.
+    // (a step every five seconds) moved between the estimate and the refund.
     let sent_fee = dec(&back["tx"]["fee"]);
     assert_eq!(dec(&back["tx"]["amount"]), dec(&json!("0.05")) - sent_fee);
     assert_eq!(back["amount"], back["tx"]["amount"]);

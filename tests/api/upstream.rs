@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Row;
 
-use crate::helpers::{Db, TestApp, json_of, raw_store, spawn_app_with};
+use crate::helpers::{Db, STILL_PRICES_AT, TestApp, json_of, raw_store, spawn_app_with};
 use crate::on_both_backends;
 use crate::partners::{ADMIN, ETH_ADDRESS, partner};
 
@@ -22,6 +22,7 @@ async fn upstream() -> TestApp {
         c.sandbox_step_seconds = 0;
         c.worker_interval_ms = 50;
         c.partner_rate_per_minute = 100_000;
+        c.sandbox_prices_at = Some(STILL_PRICES_AT);
     })
     .await
     .expect("sqlite")
@@ -273,22 +274,15 @@ async fn a_short_deposit_upstream_asks_the_customer_and_their_refund_is_passed_o
         return;
     };
     // A fixed quote comes from the upstream's fixed market: the order holds what was quoted
-    // (up to the product of the two fees, which the upstream adds instead). The sandbox market
-    // moves every second, so a step between the quote and the order is tried again.
-    // (Each try is for another amount: the upstream's partner API answers the same request
-    // again with the same order.)
-    let mut tries = 0;
-    let created = loop {
-        tries += 1;
-        let amount = format!("0.1{tries}");
-        let quoted = dec(&quote_of(&downstream, &amount, "fixed").await["data"]["to"]["amount"]);
-        let created = create_order(&downstream, &amount, "from", "fixed").await;
-        let ordered = dec(&created["to"]["amount"]);
-        if (ordered - quoted).abs() / quoted < 0.0005 {
-            break created;
-        }
-        assert!(tries < 5, "quoted {quoted}, ordered {ordered}");
-    };
+    // (up to the product of the two fees, which the upstream adds instead; its prices are
+    // still).
+    let quoted = dec(&quote_of(&downstream, "0.11", "fixed").await["data"]["to"]["amount"]);
+    let created = create_order(&downstream, "0.11", "from", "fixed").await;
+    let ordered = dec(&created["to"]["amount"]);
+    assert!(
+        (ordered - quoted).abs() / quoted < 0.0005,
+        "quoted {quoted}, ordered {ordered}"
+    );
     let (id, token) = id_and_token(&created);
     let upstream_id = downstream
         .store
@@ -466,6 +460,7 @@ pub(crate) async fn upstream_charging(float: &str, fixed: &str) -> TestApp {
         c.sandbox_step_seconds = 0;
         c.worker_interval_ms = 50;
         c.partner_rate_per_minute = 100_000;
+        c.sandbox_prices_at = Some(STILL_PRICES_AT);
         c.fee_float_percent = float;
         c.fee_fixed_percent = fixed;
     })

@@ -34,6 +34,8 @@ pub struct SandboxConfig {
     pub seed: u64,
     /// Currency codes whose deposits and payouts are paused.
     pub maintenance: HashSet<String>,
+    /// A moment (Unix seconds) the prices stay at instead of following the clock.
+    pub prices_at: Option<i64>,
 }
 
 /// What a simulated outage looks like.
@@ -47,6 +49,7 @@ pub enum SimulatedOutage {
 pub struct SandboxMarket {
     catalogue: &'static Catalogue,
     maintenance: HashSet<String>,
+    prices_at: Option<i64>,
     state: RwLock<WalkState>,
     /// A simulated outage (operators and tests use it to see what customers and the status
     /// page see when a provider is down): 0 none, 1 every call fails, 2 every call hangs.
@@ -80,6 +83,7 @@ impl SandboxMarket {
         let market = SandboxMarket {
             catalogue,
             maintenance: config.maintenance,
+            prices_at: config.prices_at,
             state: RwLock::new(WalkState {
                 seed: config.seed,
                 usd: HashMap::new(),
@@ -112,9 +116,10 @@ impl SandboxMarket {
         }
     }
 
-    /// Moves the prices to the clock's current step.
+    /// Moves the prices to the clock's current step (or holds them where they were configured
+    /// to stay).
     pub fn tick(&self) {
-        self.move_to(crate::now_unix());
+        self.move_to(self.prices_at.unwrap_or_else(crate::now_unix));
     }
 
     /// Sets every price to what it is at `unix_seconds`: a function of the seed, the coin and
@@ -284,6 +289,7 @@ mod tests {
             SandboxConfig {
                 seed,
                 maintenance: HashSet::from(["XMR".to_owned()]),
+                prices_at: None,
             },
         )
     }
@@ -354,6 +360,30 @@ mod tests {
         a.move_to(1_790_000_000 + STEP_SECONDS);
         let change = ((a.usd_price(btc) - before) / before).abs();
         assert!(change < Decimal::new(1, 2), "{change}");
+    }
+
+    #[test]
+    fn prices_set_at_a_moment_stay_there_whatever_the_clock() {
+        let moment = 1_790_000_000;
+        let still = SandboxMarket::new(
+            Catalogue::embedded(),
+            SandboxConfig {
+                seed: 7,
+                maintenance: HashSet::new(),
+                prices_at: Some(moment),
+            },
+        );
+        let walking = market(7);
+        walking.move_to(moment);
+        let btc = get("BTC");
+        still.tick();
+        assert_eq!(still.usd_price(btc), walking.usd_price(btc));
+        walking.move_to(moment + 40 * STEP_SECONDS);
+        assert_ne!(
+            still.usd_price(btc),
+            walking.usd_price(btc),
+            "the clock moves the others"
+        );
     }
 
     #[test]
