@@ -999,7 +999,7 @@ mod tests {
     }
 
     #[test]
-    fn the_sandbox_prices_move_unless_a_moment_is_set() {
+    fn the_sandbox_prices_at_setting_is_a_unix_moment_or_refused() {
         Jail::expect_with(|jail| {
             assert_eq!(load_in(jail).expect("loads").sandbox_prices_at, None);
             jail.set_env("FERRY_SANDBOX_PRICES_AT", "1790000000");

@@ -8,7 +8,8 @@ use crate::services::availability::CurrencySwitches;
 use crate::store::DynStore;
 
 /// How often the sandbox market looks at the clock: its prices change at each 5-second step of
-/// the clock itself, so every replica moves them at the same moment.
+/// the clock itself, so every replica moves them at the same moment (unless
+/// `FERRY_SANDBOX_PRICES_AT` holds them still).
 const SANDBOX_TICK: Duration = Duration::from_secs(1);
 /// How often idempotency keys past their time are forgotten.
 const IDEMPOTENCY_PRUNE_SECONDS: i64 = 60;

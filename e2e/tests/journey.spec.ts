@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, simulateDeposit } from './support';
+import { ADDRESSES, clickWhenLive, simulateDeposit } from './support';
 
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -48,7 +48,7 @@ async function until(request: APIRequestContext, order: Order, status: string) {
 
 /** Opens the header's menu on a phone; on a desktop the links are in the header itself. */
 async function mainMenu(page: Page, phone: boolean) {
-  if (phone) await page.getByRole('button', { name: 'Open menu' }).click();
+  if (phone) await clickWhenLive(page.getByRole('button', { name: 'Open menu' }));
   return page.getByRole('navigation', { name: 'Main navigation' }).locator('visible=true');
 }
 
@@ -404,10 +404,10 @@ test.describe('on a phone', () => {
       expect(await smallTapTargets(page), path).toEqual([]);
     }
     await page.goto('/');
-    await page.getByRole('button', { name: 'Open menu' }).click();
+    await clickWhenLive(page.getByRole('button', { name: 'Open menu' }));
     await expect(page.locator('#mobile-menu')).toBeVisible();
     expect(await smallTapTargets(page), 'phone menu').toEqual([]);
-    await page.getByRole('button', { name: /^Theme/ }).click();
+    await clickWhenLive(page.getByRole('button', { name: /^Theme/ }));
     expect(await smallTapTargets(page), 'theme menu').toEqual([]);
   });
 });
@@ -455,7 +455,7 @@ test.describe('dark mode', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/markets');
     expect(await background(page)).toBe(LIGHT);
-    await page.getByRole('button', { name: /^Theme/ }).click();
+    await clickWhenLive(page.getByRole('button', { name: /^Theme/ }));
     await page.getByRole('menuitem', { name: 'Dark' }).click();
     expect(await background(page)).toBe(DARK);
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
@@ -469,7 +469,7 @@ test.describe('dark mode', () => {
     release();
     await page.unroute(/\/assets\/index-[^/]+\.js$/);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Theme: Dark' }).click();
+    await clickWhenLive(page.getByRole('button', { name: 'Theme: Dark' }));
     await page.getByRole('menuitem', { name: 'Light' }).click();
     await page.reload();
     expect(await background(page)).toBe(LIGHT);
@@ -506,7 +506,7 @@ test('an address of another network says which one it looks like, in the page la
   expect((await (await verdict).json()).data.looks_like).toMatchObject({ coin: 'BTC', networkName: 'Bitcoin' });
   await expect(page.getByRole('alert')).toHaveText('This address looks like one for Bitcoin (BTC), not for ETH (ERC20)');
   // A language switch speaks the message again in the new language.
-  await page.getByRole('button', { name: /Language/ }).click();
+  await clickWhenLive(page.getByRole('button', { name: /Language/ }));
   await page.getByRole('menuitem', { name: 'Deutsch' }).click();
   await expect(page.getByRole('alert')).toHaveText('Diese Adresse sieht nach Bitcoin (BTC) aus, nicht nach ETH (ERC20)');
 });

@@ -2,7 +2,7 @@
 // app takes it over (hydrates it) without rendering anything else (src/http/spa.rs, web/src/main.tsx).
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, exchangeNowAtFixedRate } from './support';
+import { ADDRESSES, clickWhenLive, exchangeNowAtFixedRate, whenLive } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -35,12 +35,9 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-/** Resolves once React has taken the page over (it puts its own keys on the root's nodes). */
+/** Resolves once React has taken the page over. */
 async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const first = document.querySelector('#root > *');
-    return first !== null && Object.keys(first).some((key) => key.startsWith('__react'));
-  });
+  await whenLive(page.locator('#root > *').first());
 }
 
 test('without any script, the page shows its first screen in the browser language', async ({ browser }) => {
@@ -69,7 +66,7 @@ test('the app takes every prerendered page over without a mismatch', async ({ pa
   // Taken over, it answers: the language menu opens.
   await page.goto('/');
   await hydrated(page);
-  await page.getByRole('button', { name: new RegExp(en('nav.language')) }).click();
+  await clickWhenLive(page.getByRole('button', { name: new RegExp(en('nav.language')) }));
   await expect(page.getByRole('menuitem', { name: '日本語' })).toBeVisible();
 });
 
@@ -107,7 +104,7 @@ test('a chosen language comes back prerendered after a reload', async ({ page })
   const errors = collectErrors(page);
   await page.goto('/markets');
   await hydrated(page);
-  await page.getByRole('button', { name: new RegExp(en('nav.language')) }).click();
+  await clickWhenLive(page.getByRole('button', { name: new RegExp(en('nav.language')) }));
   await page.getByRole('menuitem', { name: '日本語' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(ja('markets.title'));
 

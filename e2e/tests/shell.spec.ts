@@ -1,6 +1,7 @@
 // The app shell of the foundation: header, footer, languages, 404, guard, referral capture.
 import { expect, test } from '@playwright/test';
 
+import { clickWhenLive } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -38,7 +39,7 @@ test('choosing Deutsch switches the text, the URL, <html lang> and the title, an
   page,
 }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: /Language/ }).click();
+  await clickWhenLive(page.getByRole('button', { name: /Language/ }));
   await page.getByRole('menuitem', { name: 'Deutsch' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: de('home.title') })).toBeVisible();
@@ -60,7 +61,7 @@ test('choosing Deutsch switches the text, the URL, <html lang> and the title, an
 test('back and forward follow the lang parameter', async ({ page }) => {
   await page.goto('/?lang=de');
   await expect(page.getByRole('heading', { level: 1, name: de('home.title') })).toBeVisible();
-  await page.getByRole('button', { name: new RegExp(de('nav.language')) }).click();
+  await clickWhenLive(page.getByRole('button', { name: new RegExp(de('nav.language')) }));
   await page.getByRole('menuitem', { name: 'Français' }).click();
   await expect(page.getByRole('heading', { level: 1, name: fr('home.title') })).toBeVisible();
   await page.goBack();
@@ -120,7 +121,7 @@ test('a page loaded on demand shows its texts in the chosen language, never raw 
   await expect(page.getByRole('link', { name: ja('notFound.returnHome') })).toBeVisible();
   await expect(page.getByText('notFound.')).toHaveCount(0);
   // Switching language on such a page loads that language's page texts too.
-  await page.getByRole('button', { name: new RegExp(ja('nav.language')) }).click();
+  await clickWhenLive(page.getByRole('button', { name: new RegExp(ja('nav.language')) }));
   await page.getByRole('menuitem', { name: 'Deutsch' }).click();
   await expect(page.getByRole('heading', { name: de('notFound.title') })).toBeVisible();
 });

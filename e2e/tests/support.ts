@@ -2,11 +2,28 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 
 export const ADMIN_TOKEN = 'e2e-admin-token';
 /** The bearer token the e2e server's `/metrics` answers (`FERRY_METRICS_TOKEN`). */
 export const METRICS_TOKEN = 'e2e-metrics-token';
+
+/**
+ * Resolves once the app has taken `node` over (React puts its own keys on the nodes it owns). A
+ * prerendered page shows its controls before that, but they answer only then: the header's menus
+ * come in a chunk of their own, and a click before it has run is lost.
+ */
+export async function whenLive(node: Locator) {
+  await expect
+    .poll(() => node.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__react'))))
+    .toBe(true);
+}
+
+/** Clicks a control once the app has taken it over (see `whenLive`). */
+export async function clickWhenLive(control: Locator) {
+  await whenLive(control);
+  await control.click();
+}
 
 /** Published addresses that pass the server's checksums. */
 export const ADDRESSES = {

@@ -7,4 +7,4 @@ pub mod addresses;
 mod market;
 pub mod transactions;
 
-pub use market::{STEP_SECONDS, SandboxConfig, SandboxMarket, SimulatedOutage};
+pub use market::{SandboxConfig, SandboxMarket, SimulatedOutage};
