@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, clickWhenLive, simulateDeposit } from './support';
+import { ADDRESSES, clickWhenLive, simulateDeposit, withoutTheApp } from './support';
 
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -413,16 +413,6 @@ test.describe('on a phone', () => {
 });
 
 test.describe('dark mode', () => {
-  /** Holds the app's script back, so what shows is the page before any of it has run. */
-  async function withoutTheApp(page: Page) {
-    const held: (() => void)[] = [];
-    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-      await new Promise<void>((resolve) => held.push(resolve));
-      // The page may have moved on meanwhile (its request cancelled): nothing to continue.
-      await route.continue().catch(() => undefined);
-    });
-    return () => held.splice(0).forEach((go) => go());
-  }
   /** The page's background as the screen shows it: 'dark' or 'light', by its luminance. */
   const background = (page: Page) =>
     page.evaluate(() => {

@@ -2,7 +2,7 @@
 // app takes it over (hydrates it) without rendering anything else (src/http/spa.rs, web/src/main.tsx).
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 
-import { ADDRESSES, clickWhenLive, exchangeNowAtFixedRate, whenLive } from './support';
+import { ADDRESSES, clickWhenLive, exchangeNowAtFixedRate, whenLive, withoutTheApp } from './support';
 import { texts } from './texts';
 
 const en = texts('en');
@@ -74,12 +74,7 @@ test('what a visitor types before the app takes the page over is kept, and the o
   page,
 }) => {
   // A slow phone: the page's HTML is on screen, the app's entry script has not run yet.
-  let release!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/index-*.js', async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  const release = await withoutTheApp(page);
   await page.goto('/exchange/btc-eth', { waitUntil: 'commit' });
   await page.getByLabel('Destination address').fill(ADDRESSES.ETH);
   await page.getByLabel('You send', { exact: true }).fill('0.02');
@@ -98,6 +93,18 @@ test('what a visitor types before the app takes the page over is kept, and the o
   await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
   await expect(page.getByTestId('destination').first()).toContainText(ADDRESSES.ETH.slice(0, 6));
   await expect(page.getByTestId('deposit-amount').first()).toHaveText(/^0\.02 BTC/);
+});
+
+test('a header menu clicked before the app takes the page over opens once it has', async ({ page }) => {
+  const release = await withoutTheApp(page);
+  await page.goto('/', { waitUntil: 'commit' });
+  await page.getByRole('button', { name: /^Theme/ }).click();
+  // Nothing answers the prerendered button yet.
+  await expect(page.getByRole('button', { name: /^Theme/ })).toHaveAttribute('aria-expanded', 'false');
+  release();
+  await page.getByRole('menuitem', { name: 'Dark' }).click();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole('button', { name: 'Theme: Dark' })).toHaveAttribute('aria-expanded', 'false');
 });
 
 test('a chosen language comes back prerendered after a reload', async ({ page }) => {

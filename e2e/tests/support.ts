@@ -19,6 +19,20 @@ export async function whenLive(node: Locator) {
     .toBe(true);
 }
 
+/**
+ * Holds the app's entry script back, so what shows is the page before any of it has run; the
+ * function returned lets it go.
+ */
+export async function withoutTheApp(page: Page) {
+  const held: (() => void)[] = [];
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await new Promise<void>((resolve) => held.push(resolve));
+    // The page may have moved on meanwhile (its request cancelled): nothing to continue.
+    await route.continue().catch(() => undefined);
+  });
+  return () => held.splice(0).forEach((go) => go());
+}
+
 /** Clicks a control once the app has taken it over (see `whenLive`). */
 export async function clickWhenLive(control: Locator) {
   await whenLive(control);

@@ -1,5 +1,8 @@
 // A field typed into on the server's HTML, before React hydrates it, keeps what was typed once a
 // later render comes: React alone puts the prerendered value back (the defect this module fixes).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { act, useState } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
@@ -101,5 +104,66 @@ describe('typing before the app takes over', () => {
     const { field, shown } = await typeThenHydrate(false);
     expect(shown).toBe('|0.01|float|false|eth');
     expect(field('address').value).toBe('');
+  });
+});
+
+/** A header menu's button: it opens and closes what it controls. */
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <button type="button" aria-expanded={open} onClick={() => setOpen((value) => !value)}>
+      Theme
+    </button>
+  );
+}
+
+/**
+ * The server's button in the page, with the pre-paint script run, clicked before any app code
+ * (or, `when` it is 'module', after this module but still before React).
+ */
+async function clickThenHydrate(keep: boolean, when: 'script' | 'module' = 'script') {
+  container = document.createElement('div');
+  container.id = 'root';
+  container.innerHTML = renderToString(<Opener />);
+  document.body.append(container);
+  vi.useFakeTimers();
+  new Function(readFileSync(join(__dirname, '..', 'theme', 'theme-init.js'), 'utf8'))();
+  const button = container.querySelector('button')!;
+  if (when === 'module') keepTypedThroughHydration(container);
+  button.click();
+  await vi.advanceTimersByTimeAsync(1);
+  if (when === 'script') {
+    expect(window.ferryClicksBeforeApp).toContain(button);
+    if (keep) keepTypedThroughHydration(container);
+  }
+  await act(async () => {
+    root = hydrateRoot(container!, <Opener />);
+  });
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(100);
+  });
+  return button;
+}
+
+describe('a click before the app takes over', () => {
+  it('on a button that opens something is made again, once, when React owns it', async () => {
+    const button = await clickThenHydrate(true);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    // Owned now: a click is React's alone, neither noted nor made twice.
+    await act(async () => {
+      button.click();
+      await vi.advanceTimersByTimeAsync(100);
+    });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('is noted by the module too, once it runs, while React does not own the button', async () => {
+    const button = await clickThenHydrate(true, 'module');
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('is lost by React alone (what the module is for)', async () => {
+    const button = await clickThenHydrate(false);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });

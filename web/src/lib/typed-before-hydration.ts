@@ -7,6 +7,19 @@
 // remembers every field the visitor changed, and once React has taken a field over, replays the
 // change as the event React listens for: `input` for text, a click for a radio or checkbox,
 // `change` for a select. The component's own handler then sees it as typed.
+//
+// A click on a button that opens something (a header menu, whose code comes in a chunk of its
+// own) is lost the same way: React drops a click on a part of the page it cannot hydrate yet.
+// The pre-paint script (theme/theme-init.js) notes such clicks until this module runs, and this
+// module from then on; each noted button is clicked again once React owns it, after the fields
+// typed before it.
+
+declare global {
+  interface Window {
+    /** What the pre-paint script noted: the opening button of each click before this ran. */
+    ferryClicksBeforeApp?: Set<Element | null | undefined>;
+  }
+}
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
@@ -18,6 +31,9 @@ const POLL_MS = 50;
 const GIVE_UP_MS = 30_000;
 
 const NOT_TYPED_INTO = new Set(['hidden', 'file', 'submit', 'reset', 'button', 'image']);
+
+/** Buttons whose clicks before the app owns them are made again (theme-init.js notes the same). */
+const OPENERS = 'button[aria-expanded]';
 
 function isField(node: EventTarget | null): node is Field {
   if (node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement) return true;
@@ -77,8 +93,9 @@ function replay(field: Field, typed: Typed) {
 
 /**
  * Call just before hydrating `root`: remembers what was typed into its fields so far, and what is
- * typed into fields React has not yet taken over, and hands each to React once it has. It stops
- * once React has taken over every field (or after half a minute, for a page that never loads).
+ * typed into fields React has not yet taken over, and hands each to React once it has; then makes
+ * the clicks the pre-paint script noted. It stops once React has taken over every field and
+ * opening button (or after half a minute, for a page that never loads).
  */
 export function keepTypedThroughHydration(root: HTMLElement) {
   const pending = new Map<Field, Typed>();
@@ -98,6 +115,21 @@ export function keepTypedThroughHydration(root: HTMLElement) {
   root.addEventListener('input', remember, true);
   root.addEventListener('change', remember, true);
 
+  // Clicks on opening buttons: those noted before this ran, and from now on those React neither
+  // handled nor could. Looked at once the event is over: React may hydrate the button on the spot
+  // and handle the click itself.
+  const clicked = new Set<Element>();
+  for (const button of window.ferryClicksBeforeApp ?? []) if (button) clicked.add(button);
+  window.ferryClicksBeforeApp = undefined;
+  const noteClick = (event: Event) => {
+    const button = event.target instanceof Element ? event.target.closest(OPENERS) : null;
+    if (!button || takenOver(button)) return;
+    setTimeout(() => {
+      if (!takenOver(button)) clicked.add(button);
+    }, 0);
+  };
+  document.addEventListener('click', noteClick, true);
+
   const started = Date.now();
   const handOver = () => {
     for (const [field, typed] of pending) {
@@ -107,15 +139,26 @@ export function keepTypedThroughHydration(root: HTMLElement) {
         replay(field, typed);
       }
     }
+    for (const button of clicked) {
+      if (!button.isConnected || !root.contains(button)) clicked.delete(button);
+      else if (takenOver(button) && pending.size === 0) {
+        clicked.delete(button);
+        (button as HTMLElement).click();
+      }
+    }
     const waiting =
       pending.size > 0 ||
-      [...root.querySelectorAll('input, textarea, select')].some((field) => !takenOver(field));
+      clicked.size > 0 ||
+      [...root.querySelectorAll(`input, textarea, select, ${OPENERS}`)].some(
+        (node) => !takenOver(node),
+      );
     if (waiting && Date.now() - started < GIVE_UP_MS) {
       setTimeout(handOver, POLL_MS);
       return;
     }
     root.removeEventListener('input', remember, true);
     root.removeEventListener('change', remember, true);
+    document.removeEventListener('click', noteClick, true);
   };
   setTimeout(handOver, POLL_MS);
 }
