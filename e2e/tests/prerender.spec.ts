@@ -99,12 +99,21 @@ test('a header menu clicked before the app takes the page over opens once it has
   const release = await withoutTheApp(page);
   await page.goto('/', { waitUntil: 'commit' });
   await page.getByRole('button', { name: /^Theme/ }).click();
-  // Nothing answers the prerendered button yet.
-  await expect(page.getByRole('button', { name: /^Theme/ })).toHaveAttribute('aria-expanded', 'false');
   release();
   await page.getByRole('menuitem', { name: 'Dark' }).click();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await expect(page.getByRole('button', { name: 'Theme: Dark' })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('a header menu clicked while its code still loads opens once it has', async ({ page }) => {
+  // The page taken over, but the header menus' own chunk not there yet: React drops the click.
+  const release = await withoutTheApp(page, /\/assets\/header-menus-[^/]+\.js$/);
+  await page.goto('/', { waitUntil: 'commit' });
+  await hydrated(page);
+  await page.getByRole('button', { name: /^Theme/ }).click();
+  release();
+  await page.getByRole('menuitem', { name: 'Dark' }).click();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
 });
 
 test('a chosen language comes back prerendered after a reload', async ({ page }) => {

@@ -20,17 +20,21 @@ export async function whenLive(node: Locator) {
 }
 
 /**
- * Holds the app's entry script back, so what shows is the page before any of it has run; the
- * function returned lets it go.
+ * Holds the app's entry script (or another of its scripts) back, so what shows is the page
+ * before any of it has run; the function returned lets it go, and what asks for it afterwards.
  */
-export async function withoutTheApp(page: Page) {
+export async function withoutTheApp(page: Page, script = /\/assets\/index-[^/]+\.js$/) {
+  let released = false;
   const held: (() => void)[] = [];
-  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-    await new Promise<void>((resolve) => held.push(resolve));
+  await page.route(script, async (route) => {
+    if (!released) await new Promise<void>((resolve) => held.push(resolve));
     // The page may have moved on meanwhile (its request cancelled): nothing to continue.
     await route.continue().catch(() => undefined);
   });
-  return () => held.splice(0).forEach((go) => go());
+  return () => {
+    released = true;
+    held.splice(0).forEach((go) => go());
+  };
 }
 
 /** Clicks a control once the app has taken it over (see `whenLive`). */

@@ -63,5 +63,17 @@ describe('the colour theme', () => {
     localStorage.removeItem('theme');
     run();
     expect(document.documentElement).toHaveClass('dark');
+    // Storage refused (a privacy mode): the system decides.
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    run();
+    expect(document.documentElement).toHaveClass('dark');
+    vi.restoreAllMocks();
+    // A browser without matchMedia: light, and the script runs to its end.
+    vi.stubGlobal('matchMedia', undefined);
+    run();
+    expect(document.documentElement).not.toHaveClass('dark');
+    expect(document.documentElement.style.colorScheme).toBe('light');
   });
 });

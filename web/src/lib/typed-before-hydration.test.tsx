@@ -57,6 +57,7 @@ afterEach(() => {
   act(() => root?.unmount());
   container?.remove();
   vi.useRealTimers();
+  window.ferryClicksBeforeApp = undefined;
 });
 
 /** The server's HTML in the page, typed into, then hydrated (with or without the module). */
@@ -118,24 +119,31 @@ function Opener() {
 }
 
 /**
- * The server's button in the page, with the pre-paint script run, clicked before any app code
- * (or, `when` it is 'module', after this module but still before React).
+ * The server's button in a prerendered page, with the pre-paint script run, clicked before any
+ * app code (or, `when` it is 'module', after this module but still before React), then hydrated
+ * `later` milliseconds after the click.
  */
-async function clickThenHydrate(keep: boolean, when: 'script' | 'module' = 'script') {
+async function clickThenHydrate({
+  keep = true,
+  when = 'script',
+  later = 0,
+}: { keep?: boolean; when?: 'script' | 'module'; later?: number } = {}) {
   container = document.createElement('div');
   container.id = 'root';
+  container.dataset.prerendered = 'en';
   container.innerHTML = renderToString(<Opener />);
   document.body.append(container);
-  vi.useFakeTimers();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
   new Function(readFileSync(join(__dirname, '..', 'theme', 'theme-init.js'), 'utf8'))();
   const button = container.querySelector('button')!;
   if (when === 'module') keepTypedThroughHydration(container);
   button.click();
   await vi.advanceTimersByTimeAsync(1);
   if (when === 'script') {
-    expect(window.ferryClicksBeforeApp).toContain(button);
+    expect(window.ferryClicksBeforeApp?.has(button)).toBe(true);
     if (keep) keepTypedThroughHydration(container);
   }
+  await vi.advanceTimersByTimeAsync(later);
   await act(async () => {
     root = hydrateRoot(container!, <Opener />);
   });
@@ -147,7 +155,7 @@ async function clickThenHydrate(keep: boolean, when: 'script' | 'module' = 'scri
 
 describe('a click before the app takes over', () => {
   it('on a button that opens something is made again, once, when React owns it', async () => {
-    const button = await clickThenHydrate(true);
+    const button = await clickThenHydrate();
     expect(button).toHaveAttribute('aria-expanded', 'true');
     // Owned now: a click is React's alone, neither noted nor made twice.
     await act(async () => {
@@ -158,12 +166,17 @@ describe('a click before the app takes over', () => {
   });
 
   it('is noted by the module too, once it runs, while React does not own the button', async () => {
-    const button = await clickThenHydrate(true, 'module');
+    const button = await clickThenHydrate({ when: 'module' });
     expect(button).toHaveAttribute('aria-expanded', 'true');
   });
 
+  it('is not made again once the visitor has waited past five seconds', async () => {
+    const button = await clickThenHydrate({ later: 6_000 });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('is lost by React alone (what the module is for)', async () => {
-    const button = await clickThenHydrate(false);
+    const button = await clickThenHydrate({ keep: false });
     expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 });

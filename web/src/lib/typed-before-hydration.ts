@@ -11,13 +11,13 @@
 // A click on a button that opens something (a header menu, whose code comes in a chunk of its
 // own) is lost the same way: React drops a click on a part of the page it cannot hydrate yet.
 // The pre-paint script (theme/theme-init.js) notes such clicks until this module runs, and this
-// module from then on; each noted button is clicked again once React owns it, after the fields
-// typed before it.
+// module from then on; each noted button is clicked again, once, when React owns it, unless the
+// visitor has moved on (five seconds, a key pressed, a pointer put down elsewhere).
 
 declare global {
   interface Window {
-    /** What the pre-paint script noted: the opening button of each click before this ran. */
-    ferryClicksBeforeApp?: Set<Element | null | undefined>;
+    /** What the pre-paint script noted: each clicked opening button, and when (`performance`). */
+    ferryClicksBeforeApp?: Map<Element | null | undefined, number>;
   }
 }
 
@@ -34,6 +34,9 @@ const NOT_TYPED_INTO = new Set(['hidden', 'file', 'submit', 'reset', 'button', '
 
 /** Buttons whose clicks before the app owns them are made again (theme-init.js notes the same). */
 const OPENERS = 'button[aria-expanded]';
+
+/** A click is made again only this soon after the visitor made it: later, they have moved on. */
+const CLICK_KEPT_MS = 5_000;
 
 function isField(node: EventTarget | null): node is Field {
   if (node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement) return true;
@@ -115,20 +118,34 @@ export function keepTypedThroughHydration(root: HTMLElement) {
   root.addEventListener('input', remember, true);
   root.addEventListener('change', remember, true);
 
-  // Clicks on opening buttons: those noted before this ran, and from now on those React neither
-  // handled nor could. Looked at once the event is over: React may hydrate the button on the spot
-  // and handle the click itself.
-  const clicked = new Set<Element>();
-  for (const button of window.ferryClicksBeforeApp ?? []) if (button) clicked.add(button);
+  // Clicks on opening buttons, and when: those the pre-paint script noted (unless the visitor has
+  // since gone on to type into a field), and from now on those React neither handled nor could.
+  const clicked = new Map<Element, number>();
+  const noted = window.ferryClicksBeforeApp;
   window.ferryClicksBeforeApp = undefined;
+  if (noted instanceof Map && !isField(document.activeElement)) {
+    for (const [button, at] of noted) {
+      if (button instanceof Element && button.matches(OPENERS)) clicked.set(button, at);
+    }
+  }
   const noteClick = (event: Event) => {
     const button = event.target instanceof Element ? event.target.closest(OPENERS) : null;
-    if (!button || takenOver(button)) return;
+    if (!button) return;
+    const at = performance.now();
+    // Looked at once the event is over: React may hydrate the button on the spot and handle the
+    // click itself, which also makes an earlier note of it void.
     setTimeout(() => {
-      if (!takenOver(button)) clicked.add(button);
+      if (takenOver(button)) clicked.delete(button);
+      else clicked.set(button, at);
     }, 0);
   };
+  // Typing or pointing elsewhere: earlier clicks are not made again.
+  const movedOn = (event: Event) => {
+    if (event.isTrusted) clicked.clear();
+  };
   document.addEventListener('click', noteClick, true);
+  document.addEventListener('keydown', movedOn, true);
+  document.addEventListener('pointerdown', movedOn, true);
 
   const started = Date.now();
   const handOver = () => {
@@ -139,9 +156,10 @@ export function keepTypedThroughHydration(root: HTMLElement) {
         replay(field, typed);
       }
     }
-    for (const button of clicked) {
-      if (!button.isConnected || !root.contains(button)) clicked.delete(button);
-      else if (takenOver(button) && pending.size === 0) {
+    for (const [button, at] of clicked) {
+      const stale = performance.now() - at > CLICK_KEPT_MS;
+      if (stale || !button.isConnected || !root.contains(button)) clicked.delete(button);
+      else if (takenOver(button)) {
         clicked.delete(button);
         (button as HTMLElement).click();
       }
@@ -159,6 +177,8 @@ export function keepTypedThroughHydration(root: HTMLElement) {
     root.removeEventListener('input', remember, true);
     root.removeEventListener('change', remember, true);
     document.removeEventListener('click', noteClick, true);
+    document.removeEventListener('keydown', movedOn, true);
+    document.removeEventListener('pointerdown', movedOn, true);
   };
   setTimeout(handOver, POLL_MS);
 }
